@@ -1,0 +1,248 @@
+// check.h: comparing a result against a reference. Every function returns a CheckResult and
+// never exits: the caller decides what a failure means (a failed case, a failed test).
+//
+//  compare_exact       integers, and anything that must match bit for bit
+//  compare_close       floats: |expected - actual| <= atol + rtol * |expected|; NaN never passes
+//                      unless both are NaN
+//  check_sorted        ordered by a comparator
+//  check_permutation   output holds exactly the input's elements (multiset equality, bitwise)
+//
+// A failed result counts the differing elements and keeps the first few (index, expected,
+// actual), with a hint when the pattern tells what went wrong (e.g. a never-written output).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace pmpp {
+
+struct Mismatch {
+    std::size_t index = 0;
+    std::string expected;
+    std::string actual;
+};
+
+struct CheckResult {
+    bool ok = true;
+    std::size_t checked = 0;     // elements examined
+    std::size_t mismatches = 0;  // elements that differ (or the size of the violation)
+    std::vector<Mismatch> first; // the first few, in index order
+    std::string message;         // one line: what is wrong
+    std::string hint;            // optional: what the pattern suggests
+
+    explicit operator bool() const { return ok; }
+    // Multi-line human report: message, then "  [index] expected E, got A" lines, then the hint.
+    std::string report() const;
+
+    static CheckResult pass(std::size_t checked);
+    static CheckResult fail(const std::string& message);
+};
+
+// Printable form of a value, used in mismatch reports.
+inline std::string format_value(float v) {
+    std::ostringstream os;
+    os.precision(9);
+    os << v;
+    return os.str();
+}
+inline std::string format_value(double v) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v;
+    return os.str();
+}
+template <typename T>
+std::enable_if_t<std::is_integral_v<T>, std::string> format_value(T v) {
+    return std::to_string(v);
+}
+
+struct Tolerance {
+    double atol = 0;
+    double rtol = 0;
+};
+
+namespace detail {
+
+template <typename T>
+bool is_nan_value(T v) {
+    if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+    return false;
+}
+
+// Adds the hint that most often explains a wrong output.
+template <typename T>
+void add_pattern_hints(CheckResult& r, const T* expected, const T* actual, std::size_t n) {
+    if (r.ok || n == 0) return;
+    std::size_t nan_unexpected = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        if (is_nan_value(actual[i]) && !is_nan_value(expected[i])) ++nan_unexpected;
+    if (nan_unexpected > 0) {
+        r.hint = std::to_string(nan_unexpected) +
+                 " output element(s) are NaN: outputs are filled with NaN (0xFF bytes) before each run, so "
+                 "these were probably never written";
+        return;
+    }
+    if (r.mismatches == r.checked && r.checked > 1) {
+        r.hint = "every element differs: is the kernel launched, and are the results copied to the right place?";
+        return;
+    }
+    if (r.mismatches == 1 && r.first.size() == 1) {
+        if (r.first[0].index == n - 1)
+            r.hint = "only the last element differs: check the bound (i < n) and the tail after the last full block";
+        else if (r.first[0].index == 0)
+            r.hint = "only the first element differs: check the start index";
+    }
+}
+
+}  // namespace detail
+
+template <typename T, typename Equal>
+CheckResult compare_with(const T* expected, const T* actual, std::size_t n, Equal equal, std::size_t max_report = 5) {
+    CheckResult r;
+    r.checked = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!equal(expected[i], actual[i])) {
+            ++r.mismatches;
+            if (r.first.size() < max_report) r.first.push_back({i, format_value(expected[i]), format_value(actual[i])});
+        }
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok) {
+        r.message = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ";
+        detail::add_pattern_hints(r, expected, actual, n);
+    }
+    return r;
+}
+
+// Bitwise for floats too: 0.0 and -0.0 differ, a NaN equals the same NaN.
+template <typename T>
+CheckResult compare_exact(const T* expected, const T* actual, std::size_t n, std::size_t max_report = 5) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    return compare_with(
+        expected, actual, n, [](const T& a, const T& b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }, max_report);
+}
+
+template <typename T>
+CheckResult compare_close(const T* expected, const T* actual, std::size_t n, Tolerance tol, std::size_t max_report = 5) {
+    static_assert(std::is_floating_point_v<T>);
+    return compare_with(
+        expected, actual, n,
+        [tol](T e, T a) {
+            if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+            if (std::isinf(e) || std::isinf(a)) return e == a;
+            const double diff = std::fabs(static_cast<double>(e) - static_cast<double>(a));
+            return diff <= tol.atol + tol.rtol * std::fabs(static_cast<double>(e));
+        },
+        max_report);
+}
+
+template <typename T>
+CheckResult compare_exact(const std::vector<T>& expected, const std::vector<T>& actual, std::size_t max_report = 5) {
+    if (expected.size() != actual.size())
+        return CheckResult::fail("size differs: expected " + std::to_string(expected.size()) + " elements, got " +
+                                 std::to_string(actual.size()));
+    return compare_exact(expected.data(), actual.data(), expected.size(), max_report);
+}
+
+template <typename T>
+CheckResult compare_close(const std::vector<T>& expected, const std::vector<T>& actual, Tolerance tol,
+                          std::size_t max_report = 5) {
+    if (expected.size() != actual.size())
+        return CheckResult::fail("size differs: expected " + std::to_string(expected.size()) + " elements, got " +
+                                 std::to_string(actual.size()));
+    return compare_close(expected.data(), actual.data(), expected.size(), tol, max_report);
+}
+
+// Ordered: !less(a[i+1], a[i]) for every i. Reports the first few descents.
+template <typename T, typename Less>
+CheckResult check_sorted(const T* a, std::size_t n, Less less, std::size_t max_report = 5) {
+    CheckResult r;
+    r.checked = n;
+    for (std::size_t i = 1; i < n; ++i) {
+        if (less(a[i], a[i - 1])) {
+            ++r.mismatches;
+            if (r.first.size() < max_report)
+                r.first.push_back({i, "not less than " + format_value(a[i - 1]) + " (element " + std::to_string(i - 1) + ")",
+                                   format_value(a[i])});
+        }
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok) r.message = "not sorted: " + std::to_string(r.mismatches) + " descent(s)";
+    return r;
+}
+
+namespace detail {
+template <typename T>
+auto bits_of(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if constexpr (sizeof(T) == 4) {
+        std::uint32_t b;
+        std::memcpy(&b, &v, 4);
+        return b;
+    } else if constexpr (sizeof(T) == 8) {
+        std::uint64_t b;
+        std::memcpy(&b, &v, 8);
+        return b;
+    } else if constexpr (sizeof(T) == 2) {
+        std::uint16_t b;
+        std::memcpy(&b, &v, 2);
+        return b;
+    } else {
+        static_assert(sizeof(T) == 1, "check_permutation: use the comparator overload for this type");
+        std::uint8_t b;
+        std::memcpy(&b, &v, 1);
+        return b;
+    }
+}
+}  // namespace detail
+
+// Multiset equality by bit pattern (so NaN, -0.0 and +0.0 are all told apart and kept).
+// Reports the first few values whose counts differ.
+template <typename T>
+CheckResult check_permutation(const T* input, const T* output, std::size_t n, std::size_t max_report = 5) {
+    using B = decltype(detail::bits_of(std::declval<T>()));
+    std::vector<B> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = detail::bits_of(input[i]);
+        b[i] = detail::bits_of(output[i]);
+    }
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CheckResult r;
+    r.checked = n;
+    std::size_t i = 0, j = 0;
+    auto value_of = [](B bits) {
+        T v;
+        std::memcpy(&v, &bits, sizeof(T));
+        return format_value(v);
+    };
+    while (i < n || j < n) {
+        // The smallest value at either head; count its copies on both sides.
+        const B v = (j == n || (i < n && a[i] < b[j])) ? a[i] : b[j];
+        std::size_t ca = 0, cb = 0;
+        while (i < n && a[i] == v) ++i, ++ca;
+        while (j < n && b[j] == v) ++j, ++cb;
+        if (ca != cb) {
+            ++r.mismatches;
+            if (r.first.size() < max_report)
+                r.first.push_back({static_cast<std::size_t>(-1), std::to_string(ca) + " x " + value_of(v),
+                                   std::to_string(cb) + " x " + value_of(v)});
+        }
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok) {
+        r.message = "not a permutation of the input: " + std::to_string(r.mismatches) +
+                    " distinct value(s) occur a different number of times (expected = count in input, "
+                    "actual = count in output)";
+    }
+    return r;
+}
+
+}  // namespace pmpp

@@ -1,0 +1,179 @@
+# common/common.mk: the one make include every exercise Makefile uses.
+#
+# An exercise Makefile sets these variables, then includes this file:
+#   EXERCISE        folder name, e.g. 01_saxpy
+#   PROGRAM         harness binary name, e.g. saxpy
+#   HARNESS_SRCS    the harness: main, cases, checker, benchmark (owned by the course)
+#   REFERENCE_SRCS  reference variants, library baseline, CPU reference
+#   STUDENT_SRCS    the starter files the student edits (the grader overlays only these)
+#   SOLUTION_SRCS   the reference answer that fills the student's slot in the solution build
+#   TEST_SRCS       GoogleTest sources (may include deliberately wrong variants)
+#   EXTRA_LIBS      extra link flags (e.g. -lcublas)
+#   CHECK_MAX_SIZE  largest check case used by `make sanitize` (small: the sanitizer is slow)
+#
+# It builds, into build/:
+#   build/$(PROGRAM)           harness + student's files   (what `make run` runs)
+#   build/$(PROGRAM)_solution  harness + reference answer  (proves the harness accepts a right answer)
+#   build/tests                the GoogleTest binary
+#
+# Overridable from the command line: CUDA_PATH NVCC ARCH CXX NVCCFLAGS_EXTRA CXXFLAGS_EXTRA.
+
+COMMON_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+.DEFAULT_GOAL := all
+BUILD      ?= build
+
+CUDA_PATH ?= $(or $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null)),/usr/local/cuda)
+NVCC      ?= $(CUDA_PATH)/bin/nvcc
+CXX       ?= g++
+
+# ARCH: the GPU in this machine (nvcc's native detection) or, with no GPU, sm_75,
+# the oldest target CUDA 13 supports (its PTX also runs, JIT-compiled, on newer GPUs).
+ifeq ($(origin ARCH),undefined)
+  ARCH := $(shell $(CUDA_PATH)/bin/__nvcc_device_query >/dev/null 2>&1 && echo native || echo sm_75)
+endif
+export ARCH
+
+# libpng: optional. Without it, images are written as PPM only.
+PNG_CFLAGS := $(shell pkg-config --cflags libpng 2>/dev/null)
+PNG_LIBS   := $(shell pkg-config --libs libpng 2>/dev/null)
+ifneq ($(PNG_LIBS),)
+  PNG_DEFS := -DPMPP_HAVE_PNG=1
+endif
+
+# GoogleTest: pkg-config first, then the Debian/Ubuntu location of libgtest-dev.
+GTEST_CFLAGS := $(shell pkg-config --cflags gtest 2>/dev/null)
+GTEST_LIBS   := $(shell pkg-config --libs gtest 2>/dev/null)
+ifeq ($(GTEST_LIBS),)
+  ifneq ($(wildcard /usr/include/gtest/gtest.h),)
+    ifneq ($(wildcard /usr/lib/*/libgtest.a /usr/lib/libgtest.a /usr/lib/*/libgtest.so /usr/lib/libgtest.so),)
+      GTEST_LIBS := -lgtest -lpthread
+    endif
+  endif
+endif
+
+INCLUDES   := -I$(COMMON_DIR)/.. -I. -I$(CUDA_PATH)/include
+WARN       := -Wall -Wextra
+DEPFLAGS   := -MMD -MP
+CXXFLAGS   := -O3 -std=c++17 $(WARN) $(DEPFLAGS) $(INCLUDES) $(PNG_CFLAGS) $(PNG_DEFS) $(CXXFLAGS_EXTRA)
+# -lineinfo lets compute-sanitizer and Nsight Compute name source lines; it costs no speed.
+NVCCFLAGS  := -O3 -std=c++17 -arch=$(ARCH) -lineinfo --expt-relaxed-constexpr \
+              -Xcompiler "$(WARN)" $(DEPFLAGS) $(INCLUDES) $(PNG_DEFS) $(NVCCFLAGS_EXTRA)
+LDLIBS     := -L$(CUDA_PATH)/lib64 -lcudart $(PNG_LIBS) -lpthread
+
+COMMON_LIB := $(COMMON_DIR)/build/libpmpp_common.a
+TEST_MAIN  := $(COMMON_DIR)/build/test_main.o
+
+# Object path for a source: build/obj/<path>.o (sources outside the folder keep their relative path).
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(subst ../,__/,$(1)))
+
+$(BUILD)/obj/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.cpp.o: %.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/__/%.cu.o: ../%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/__/%.cpp.o: ../%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+gtest-present:
+	@if [ -z "$(GTEST_LIBS)" ]; then \
+	  echo "GoogleTest not found: install it with 'sudo apt-get install libgtest-dev' (Debian/Ubuntu)" >&2; exit 1; fi
+
+.PHONY: gtest-present FORCE
+FORCE:
+
+# Everything below is for exercise folders (common/Makefile sets PMPP_COMMON_ONLY).
+ifndef PMPP_COMMON_ONLY
+
+HARNESS_OBJS   := $(call obj,$(HARNESS_SRCS))
+REFERENCE_OBJS := $(call obj,$(REFERENCE_SRCS))
+STUDENT_OBJS   := $(call obj,$(STUDENT_SRCS))
+SOLUTION_OBJS  := $(call obj,$(SOLUTION_SRCS))
+TEST_OBJS      := $(call obj,$(TEST_SRCS))
+ALL_OBJS       := $(sort $(HARNESS_OBJS) $(REFERENCE_OBJS) $(STUDENT_OBJS) $(SOLUTION_OBJS) $(TEST_OBJS))
+
+BIN          := $(BUILD)/$(PROGRAM)
+SOLUTION_BIN := $(BUILD)/$(PROGRAM)_solution
+TEST_BIN     := $(BUILD)/tests
+RESULTS      := $(BUILD)/results.json
+
+# The student's build links the student's objects; the solution build the reference answer.
+$(BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(STUDENT_OBJS) $(COMMON_LIB)
+	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(LDLIBS)
+
+$(SOLUTION_BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(SOLUTION_OBJS) $(COMMON_LIB)
+	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(LDLIBS)
+
+# Tests link the harness (minus its main), the references and the reference answer in the
+# student's slot; never the student's file, so `make test` proves the course's code whatever
+# state the starter is in.
+TEST_LINK_OBJS := $(filter-out %/main.cu.o,$(HARNESS_OBJS)) $(REFERENCE_OBJS) $(SOLUTION_OBJS) $(TEST_OBJS)
+$(TEST_BIN): $(TEST_LINK_OBJS) $(TEST_MAIN) $(COMMON_LIB) | gtest-present
+	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(GTEST_LIBS) $(LDLIBS)
+
+$(TEST_OBJS): CXXFLAGS += $(GTEST_CFLAGS)
+$(TEST_OBJS): NVCCFLAGS += $(GTEST_CFLAGS)
+$(TEST_OBJS): | gtest-present
+
+# The common library is built by its own Makefile (one copy, shared by every exercise).
+$(COMMON_LIB) $(TEST_MAIN): FORCE
+	@$(MAKE) --no-print-directory -C $(COMMON_DIR) lib
+
+.PHONY: all run test test-build clean help sanitize profile
+
+all: $(BIN) $(SOLUTION_BIN)
+
+# RUN_ARGS: extra harness options, e.g. make run RUN_ARGS="--size 2^24 --seed 7"
+RUN_ARGS ?=
+run: $(BIN)
+	./$(BIN) --impl all --check --bench --json $(RESULTS) $(RUN_ARGS)
+
+test-build: all $(TEST_BIN)
+
+test: test-build
+	@bash $(COMMON_DIR)/run_tests.sh $(TEST_BIN)
+
+# compute-sanitizer on small sizes; any error fails the target.  IMPL=all checks the references too.
+IMPL ?= student
+CHECK_MAX_SIZE ?= 70000
+SANITIZER ?= $(CUDA_PATH)/bin/compute-sanitizer
+sanitize: $(BIN)
+	@set -e; for tool in memcheck racecheck synccheck; do \
+	  echo "== compute-sanitizer --tool $$tool"; \
+	  $(SANITIZER) --tool $$tool --error-exitcode 99 --print-limit 20 \
+	    ./$(BIN) --impl $(IMPL) --check --max-size $(CHECK_MAX_SIZE) --seed 1 $(RUN_ARGS); \
+	done; echo "sanitize: memcheck, racecheck and synccheck found no errors"
+
+# Nsight Compute on the kernels launched inside the student's NVTX range only.
+NCU ?= $(CUDA_PATH)/bin/ncu
+PROFILE_SIZE ?= 2^24
+NCU_ARGS ?= --set full
+profile: $(BIN)
+	$(NCU) --clock-control none --nvtx --nvtx-include "impl:$(IMPL)/" $(NCU_ARGS) \
+	  ./$(BIN) --impl $(IMPL) --bench --size $(PROFILE_SIZE) --repeats 1 --warmup 0 $(RUN_ARGS)
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "$(EXERCISE): targets"
+	@echo "  make            build build/$(PROGRAM) (your code) and build/$(PROGRAM)_solution (the reference answer)"
+	@echo "  make run        check every implementation, then benchmark them side by side"
+	@echo "                  (RUN_ARGS='--size 2^24 --seed 7' passes harness options)"
+	@echo "  make test       build and run the GoogleTest suite"
+	@echo "  make sanitize   compute-sanitizer memcheck, racecheck, synccheck on small sizes (IMPL=student|all)"
+	@echo "  make profile    Nsight Compute on the kernels of IMPL (default student), size PROFILE_SIZE"
+	@echo "  make clean      remove build/"
+	@echo "  ./$(BIN) --help  every harness option"
+	@echo "Variables: ARCH=$(ARCH) CUDA_PATH=$(CUDA_PATH) NVCC=$(NVCC)"
+
+-include $(ALL_OBJS:.o=.d)
+
+endif

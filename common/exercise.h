@@ -1,0 +1,106 @@
+// exercise.h: the harness every exercise runs (docs/CONTRACT.md is the specification).
+//
+// An exercise describes itself in an ExerciseDef: its implementations, its correctness cases,
+// how to run one case, and how to benchmark one implementation at one size. run_exercise()
+// owns everything else: the command line, the GPU check, seeds, the check loop, the benchmark
+// table, the results file and the exit code.
+#pragma once
+
+#include "common/check.h"
+#include "common/cli.h"
+#include "common/device.h"
+#include "common/json.h"
+#include "common/rng.h"
+#include "common/stats.h"
+#include "common/timing.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pmpp {
+
+// Exit codes of every harness (docs/CONTRACT.md).
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitWrongResult = 1,
+    kExitUsage = 2,
+    kExitCudaOrNoGpu = 3,
+    kExitOutOfMemory = 4,
+};
+
+enum class ImplKind { Student, Reference, Library, Cpu };
+const char* to_string(ImplKind kind);
+
+struct Impl {
+    std::string name;         // what --impl takes: "student", "naive", "cublas", "cpu"
+    ImplKind kind = ImplKind::Reference;
+    std::string description;  // one line, for --list
+};
+
+// One correctness case. `variant` is the exercise's own knob (e.g. misaligned pointers).
+struct Case {
+    std::string label;
+    std::size_t n = 0;
+    Distribution dist = Distribution::Uniform;
+    int variant = 0;
+};
+
+// Standard case list: every size in `sizes` with the first distribution, plus the other
+// distributions at the sizes in `adversarial_sizes`.
+std::vector<Case> make_cases(const std::vector<std::size_t>& sizes, const std::vector<Distribution>& dists,
+                             const std::vector<std::size_t>& adversarial_sizes);
+
+// Sizes on every power-of-two edge: 0, 1, and 2^k-1, 2^k, 2^k+1 for each k in `exponents`.
+std::vector<std::size_t> edge_sizes(const std::vector<int>& exponents);
+
+// What the benchmark of one implementation at one size returns: one or more rows.
+struct Measurement {
+    std::string section = "kernel";  // rows are grouped in tables by section, in first-seen order
+    std::string label;               // row label; empty: the implementation's name
+    Stats ms;                        // milliseconds
+    double bytes = 0;                // fewest bytes the operation must move (read + written)
+    double items = 0;                // elements processed, for the items/s column
+    bool correct = true;             // the output of the timed runs was checked
+    std::string check_message;       // why not, when !correct
+    std::string note;
+};
+
+struct BenchContext {
+    const Options& opts;
+    std::uint64_t seed;
+    TimingOptions timing;
+    L2Flusher& flusher;
+    const DeviceSummary& device;
+};
+
+struct ExerciseDef {
+    std::string id;       // "01_saxpy"
+    std::string title;    // one line
+    std::vector<Impl> impls;
+    std::string baseline;               // the impl the "t / baseline" column divides by
+    std::string items_unit = "Gelem/s"; // unit of items per second (in units of 1e9)
+    std::vector<ExtraOption> extra_options;
+    std::size_t max_size = std::size_t{1} << 32;
+    std::vector<std::size_t> bench_sizes;  // used when --size is not given
+    // Correctness cases (the harness filters them by --size and --max-size).
+    std::function<std::vector<Case>(const Options&)> cases;
+    // Runs one implementation on one case with `seed` and compares with the CPU reference.
+    std::function<CheckResult(const Impl&, const Case&, std::uint64_t seed, const Options&)> run_case;
+    // Times one implementation at size n; must re-check the output of the timed runs.
+    std::function<std::vector<Measurement>(const Impl&, std::size_t n, BenchContext&)> bench;
+    // Device memory one run at size n needs (to refuse sizes that cannot fit, exit code 4).
+    std::function<double(std::size_t n)> device_bytes;
+};
+
+int run_exercise(const ExerciseDef& def, int argc, char** argv);
+
+// The same, with the results kept in memory (used by tests): returns the exit code and fills
+// `results` with exactly what --json would write.
+int run_exercise(const ExerciseDef& def, int argc, char** argv, Json& results);
+
+const Impl* find_impl(const ExerciseDef& def, const std::string& name);
+
+}  // namespace pmpp

@@ -1,0 +1,71 @@
+// timing.h: how every benchmark in the course is timed.
+//  - CUDA events around the measured call (device time, not host time);
+//  - warm-up runs first (module load, lazy allocation, cuBLAS handles stay out of the numbers);
+//  - the L2 cache flushed before each repeat, by reading a buffer twice the L2 size, so a
+//    small input is not served from cache (reading, not writing: written lines would be
+//    evicted, and paid for, inside the next timed region);
+//  - inputs that the call consumes restored, untimed, before each repeat;
+//  - the median and spread over the repeats.
+#pragma once
+
+#include "common/stats.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace pmpp {
+
+struct TimingOptions {
+    int warmup = 2;
+    int repeats = 20;
+    bool flush_l2 = true;
+};
+
+class L2Flusher {
+public:
+    L2Flusher();  // sizes itself from the current device's L2 (at least 2x, at least 8 MiB)
+    ~L2Flusher();
+    L2Flusher(const L2Flusher&) = delete;
+    L2Flusher& operator=(const L2Flusher&) = delete;
+    void flush(cudaStream_t stream = 0);
+    std::size_t bytes() const { return bytes_; }
+
+private:
+    std::size_t bytes_ = 0;
+    int4* buffer_ = nullptr;
+    unsigned* sink_ = nullptr;
+};
+
+// Times `run` with events on `stream`. `prepare` (optional) runs before each repeat, untimed.
+// Any CUDA error inside throws CudaError.
+Stats time_device(const TimingOptions& opts, L2Flusher* flusher, const std::function<void()>& run,
+                  const std::function<void()>& prepare = {}, cudaStream_t stream = 0);
+
+// Times a host function (which must be synchronous if it uses the GPU) with a steady clock.
+Stats time_host(const TimingOptions& opts, const std::function<void()>& run,
+                const std::function<void()>& prepare = {});
+
+// Device-to-device cudaMemcpy of `bytes`: the practical ceiling for a memory-bound kernel.
+// Bandwidth counts bytes read plus bytes written (2 * bytes per copy).
+struct CopyBandwidth {
+    std::size_t bytes = 0;
+    Stats ms;
+    double gbs = 0;  // 2 * bytes / median time
+};
+CopyBandwidth measure_copy_bandwidth(std::size_t bytes, const TimingOptions& opts, L2Flusher* flusher);
+
+// GB/s for `bytes` moved in `ms` milliseconds.
+inline double gigabytes_per_second(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e6) : 0.0; }
+
+// RAII NVTX range, so Nsight Compute can profile one implementation: "impl:<name>".
+class NvtxRange {
+public:
+    explicit NvtxRange(const char* name);
+    ~NvtxRange();
+    NvtxRange(const NvtxRange&) = delete;
+    NvtxRange& operator=(const NvtxRange&) = delete;
+};
+
+}  // namespace pmpp

@@ -1,0 +1,82 @@
+#include "wrong_saxpy.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+
+#include <cstdint>
+
+namespace {
+
+enum Mistake { kSkipLast, kOutOfPlace, kNeighbour, kModifiesInput, kNoScale };
+
+__global__ void faulty(Mistake m, std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    switch (m) {
+        case kSkipLast:
+            if (i < n - 1) z[i] = a * x[i] + y[i];
+            break;
+        case kOutOfPlace:  // element n/2 lands one place to the right
+            if (i == n / 2 && i + 1 < n) z[i + 1] = a * x[i] + y[i];
+            else z[i] = a * x[i] + y[i];
+            break;
+        case kNeighbour:
+            z[i] = a * x[i] + y[i + 1 < n ? i + 1 : i];
+            break;
+        case kModifiesInput:
+            z[i] = a * x[i] + y[i];
+            const_cast<float*>(x)[i] = z[i];
+            break;
+        case kNoScale:
+            z[i] = x[i] + y[i];
+            break;
+    }
+}
+
+void launch(Mistake m, std::size_t n, float a, const float* x, const float* y, float* z) {
+    if (n == 0) return;
+    faulty<<<static_cast<unsigned>((n + 255) / 256), 256>>>(m, n, a, x, y, z);
+    PMPP_CHECK_LAUNCH();
+}
+
+// float4 only, no tail: the n % 4 last elements are never written.
+__global__ void float4_no_tail(std::size_t n4, float a, const float4* x, const float4* y, float4* z) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n4) {
+        const float4 xv = x[i], yv = y[i];
+        z[i] = make_float4(a * xv.x + yv.x, a * xv.y + yv.y, a * xv.z + yv.z, a * xv.w + yv.w);
+    }
+}
+
+}  // namespace
+
+namespace wrong {
+
+void skips_last_element(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kSkipLast, n, a, x, y, z); }
+void writes_one_element_out_of_place(std::size_t n, float a, const float* x, const float* y, float* z) {
+    launch(kOutOfPlace, n, a, x, y, z);
+}
+void reads_the_neighbour(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kNeighbour, n, a, x, y, z); }
+void modifies_its_input(std::size_t n, float a, const float* x, const float* y, float* z) {
+    launch(kModifiesInput, n, a, x, y, z);
+}
+void ignores_the_scale(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kNoScale, n, a, x, y, z); }
+
+void vector_kernel_drops_the_tail(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t n4 = n / 4;
+    if (n4 == 0) return;
+    float4_no_tail<<<static_cast<unsigned>((n4 + 255) / 256), 256>>>(
+        n4, a, reinterpret_cast<const float4*>(x), reinterpret_cast<const float4*>(y), reinterpret_cast<float4*>(z));
+    PMPP_CHECK_LAUNCH();
+}
+
+void from_host_never_copies_back(std::size_t n, float a, const float* x, const float* y, float* z) {
+    (void)z;
+    pmpp::DeviceBuffer<float> dx, dy, dz(n);
+    dx.upload(x, n);
+    dy.upload(y, n);
+    skips_last_element(n, a, dx.data(), dy.data(), dz.data());
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace wrong

@@ -1,0 +1,60 @@
+# Top-level Makefile: delegates to common/ and to every exercise folder (NN_name).
+#   make          build everything            make run    run every exercise, then a summary
+#   make test     build and run every suite   make clean  remove every build/
+# Variables given here (ARCH=sm_90, CUDA_PATH=..., NVCC=...) reach every folder.
+
+EXERCISES := $(sort $(wildcard [0-9][0-9]_*))
+TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES))
+
+.DEFAULT_GOAL := all
+.PHONY: all run test test-build clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
+
+all: $(EXERCISES)
+
+common:
+	@$(MAKE) --no-print-directory -C common all || { echo "make: building common/ failed" >&2; exit 1; }
+
+$(EXERCISES): common
+	@$(MAKE) --no-print-directory -C $@ all || { echo "make: building $@ failed" >&2; exit 1; }
+
+test-build-common: common
+	@$(MAKE) --no-print-directory -C common build/tests || { echo "make: building the tests of common/ failed" >&2; exit 1; }
+
+$(addprefix test-build-,$(EXERCISES)): test-build-%: common
+	@$(MAKE) --no-print-directory -C $* test-build || { echo "make: building the tests of $* failed" >&2; exit 1; }
+
+test-build: test-build-common $(addprefix test-build-,$(EXERCISES))
+
+# Every suite runs, even after a failure; the last line is the total.
+test: test-build
+	@tally=$$(mktemp); rc=0; \
+	for bin in $(TEST_BINS); do \
+	  echo "== $$bin"; \
+	  PMPP_TEST_TALLY=$$tally bash common/run_tests.sh $$bin || rc=1; \
+	done; \
+	awk '{p += $$1; f += $$2; s += $$3} END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' $$tally; \
+	rm -f $$tally; exit $$rc
+
+# Every exercise's `make run` (your code checked, then benchmarked beside the references),
+# one after the other on the GPU, then one summary table. Exit status: the worst of them.
+run: all
+	@results=""; \
+	for ex in $(EXERCISES); do \
+	  echo; echo "######## $$ex"; \
+	  $(MAKE) --no-print-directory -C $$ex run; \
+	  results="$$results $$ex=$$ex/build/results.json"; \
+	done; \
+	common/build/results_summary $$results
+
+clean:
+	@for d in common $(EXERCISES); do $(MAKE) --no-print-directory -C $$d clean; done
+
+help:
+	@echo "PMPP CUDA exercises. Targets:"
+	@echo "  make          build every exercise (your code and the reference answer)"
+	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
+	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
+	@echo "  make clean    remove every build/ folder"
+	@echo "In an exercise folder: make run | test | sanitize | profile | help"
+	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."
+	@echo "Exercises: $(EXERCISES)"

@@ -6,11 +6,12 @@
 //    per 8 threads;
 //  - ITEMS float4 per thread, all loads issued before the first use, so each thread has
 //    2 * ITEMS independent 16-byte loads in flight;
-//  - streaming cache hints (ld/st .cs): the data is touched once, so it should not push
-//    anything else out of L2;
+//  - plain loads and stores: the streaming hints (__ldcs/__stcs, "evict first") looked right
+//    for data touched once but measured 7% slower on an H200 (NOTES.md);
 //  - any alignment: a head of up to 3 elements brings x, y and z to 16 bytes together; when
 //    their misalignments differ, float4 is impossible and the scalar kernel runs instead.
-// Measured on an H200 (NOTES.md): see the table there; target >= 0.95 of copy bandwidth.
+// Measured on an H200 (NOTES.md): 1.03x the device-to-device cudaMemcpy bandwidth at n = 2^28
+// (the naive kernel 0.81x): SAXPY reads twice what it writes, which HBM serves better than a copy.
 #include "saxpy.h"
 
 #include "common/cuda_check.h"
@@ -20,7 +21,7 @@
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kItems = 4;  // float4 per thread per array (tuned on an H200, NOTES.md)
+constexpr int kItems = 2;  // float4 per thread per array: 1, 2, 4, 8 within 1% on an H200 (NOTES.md)
 
 __device__ __forceinline__ float4 axpy4(float a, float4 x, float4 y) {
     return make_float4(fmaf(a, x.x, y.x), fmaf(a, x.y, y.y), fmaf(a, x.z, y.z), fmaf(a, x.w, y.w));
@@ -39,14 +40,14 @@ __global__ void __launch_bounds__(THREADS)
     for (int k = 0; k < ITEMS; ++k) {
         const std::size_t i = base + static_cast<std::size_t>(k) * THREADS;
         if (i < n4) {
-            xv[k] = __ldcs(x + i);
-            yv[k] = __ldcs(y + i);
+            xv[k] = x[i];
+            yv[k] = y[i];
         }
     }
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         const std::size_t i = base + static_cast<std::size_t>(k) * THREADS;
-        if (i < n4) __stcs(z + i, axpy4(a, xv[k], yv[k]));
+        if (i < n4) z[i] = axpy4(a, xv[k], yv[k]);
     }
     if (blockIdx.x == 0 && threadIdx.x < edges) {
         const std::size_t i = threadIdx.x < head ? threadIdx.x : tail_start + (threadIdx.x - head);

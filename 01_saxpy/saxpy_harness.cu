@@ -255,7 +255,7 @@ ExerciseDef exercise() {
     def.impls = {
         {"student", ImplKind::Student, "your saxpy_student.cu"},
         {"naive", ImplKind::Reference, "one thread per element, 4-byte accesses (saxpy_1_naive.cu)"},
-        {"vectorized", ImplKind::Reference, "float4, several per thread, streaming hints (saxpy_2_vectorized.cu)"},
+        {"vectorized", ImplKind::Reference, "float4, two per thread per array, any alignment (saxpy_2_vectorized.cu)"},
         {"cublas", ImplKind::Library, "cublasSaxpy, in place on a copy of y (saxpy_cublas.cu)"},
         {"cpu", ImplKind::Cpu, "a plain loop: the definition of correct (saxpy_cpu.cpp)"},
     };

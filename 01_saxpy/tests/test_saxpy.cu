@@ -109,7 +109,7 @@ TEST(SaxpyCheck, RejectsAKernelThatSkipsTheLastElement) {
 
 TEST(SaxpyCheck, RejectsAKernelThatWritesOneElementOutOfPlace) {
     PMPP_REQUIRE_GPU();
-    for (std::size_t n : {std::size_t{2}, std::size_t{256}, std::size_t{65537}}) {
+    for (std::size_t n : {std::size_t{3}, std::size_t{256}, std::size_t{65537}}) {
         const CheckResult r =
             saxpy::check_case(device_only(wrong::writes_one_element_out_of_place), uniform_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;

@@ -133,7 +133,9 @@ TEST(Timing, CopyBandwidthIsPlausible) {
 
 TEST(Timing, AKernelFaultSurfacesAsACudaErrorNotASilentNumber) {
     PMPP_REQUIRE_GPU();
-    // Run in a child process: an illegal address poisons the whole CUDA context.
+    // Run in a child process: an illegal address poisons the whole CUDA context. "threadsafe"
+    // re-executes the test binary, so the child starts its own CUDA context (a forked one cannot).
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_EXIT(
         {
             TimingOptions opt;

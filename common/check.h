@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pmpp {
@@ -241,6 +242,75 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
         r.message = "not a permutation of the input: " + std::to_string(r.mismatches) +
                     " distinct value(s) occur a different number of times (expected = count in input, "
                     "actual = count in output)";
+    }
+    return r;
+}
+
+// Values travel with their keys: the (key, value) pairs of the output are the input's pairs,
+// as a multiset (bitwise). Use with check_sorted on the keys.
+template <typename K, typename V>
+CheckResult check_pairs_permutation(const K* in_keys, const V* in_values, const K* out_keys, const V* out_values,
+                                    std::size_t n, std::size_t max_report = 5) {
+    using KB = decltype(detail::bits_of(std::declval<K>()));
+    using VB = decltype(detail::bits_of(std::declval<V>()));
+    std::vector<std::pair<KB, VB>> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = {detail::bits_of(in_keys[i]), detail::bits_of(in_values[i])};
+        b[i] = {detail::bits_of(out_keys[i]), detail::bits_of(out_values[i])};
+    }
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CheckResult r;
+    r.checked = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a[i] != b[i]) {
+            ++r.mismatches;
+            if (r.first.size() < max_report) {
+                K ka, kb;
+                V va, vb;
+                std::memcpy(&ka, &a[i].first, sizeof(K));
+                std::memcpy(&va, &a[i].second, sizeof(V));
+                std::memcpy(&kb, &b[i].first, sizeof(K));
+                std::memcpy(&vb, &b[i].second, sizeof(V));
+                r.first.push_back({static_cast<std::size_t>(-1), "(" + format_value(ka) + ", " + format_value(va) + ")",
+                                   "(" + format_value(kb) + ", " + format_value(vb) + ")"});
+            }
+        }
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok)
+        r.message = "values did not travel with their keys: " + std::to_string(r.mismatches) +
+                    " (key, value) pair(s) of the sorted input and output differ";
+    return r;
+}
+
+// A stable sort's output is unique: compare with std::stable_sort of the input pairs.
+// Reports the first positions whose (key, value) differ; an equal-key run in another order
+// than the input's is the signature of an unstable sort.
+template <typename K, typename V, typename Less>
+CheckResult check_stable_sort(const K* in_keys, const V* in_values, const K* out_keys, const V* out_values,
+                              std::size_t n, Less less, std::size_t max_report = 5) {
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return less(in_keys[x], in_keys[y]); });
+    CheckResult r;
+    r.checked = n;
+    for (std::size_t i = 0; i < n; ++i) {
+        const K& ek = in_keys[order[i]];
+        const V& ev = in_values[order[i]];
+        if (std::memcmp(&ek, &out_keys[i], sizeof(K)) != 0 || std::memcmp(&ev, &out_values[i], sizeof(V)) != 0) {
+            ++r.mismatches;
+            if (r.first.size() < max_report)
+                r.first.push_back({i, "(" + format_value(ek) + ", " + format_value(ev) + ")",
+                                   "(" + format_value(out_keys[i]) + ", " + format_value(out_values[i]) + ")"});
+        }
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok) {
+        r.message = std::to_string(r.mismatches) + " of " + std::to_string(n) +
+                    " positions differ from the stable sort of the input (key, value)";
+        r.hint = "if the keys are right, equal keys are out of input order: the sort is not stable";
     }
     return r;
 }

@@ -1,0 +1,62 @@
+// keys.h: sort keys. The course's total order for floats (-NaN < -inf < ... < -0.0 < +0.0 <
+// ... < +inf < +NaN, so every bit pattern has a place and -0.0 sorts before +0.0), and the
+// order-preserving maps from signed and float keys to unsigned ones that radix sorts use.
+// Host and device.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#ifdef __CUDACC__
+#define PMPP_HD __host__ __device__ __forceinline__
+#else
+#define PMPP_HD inline
+#endif
+
+namespace pmpp {
+
+// Maps a key to an unsigned integer whose ordinary order is the key's total order.
+// float: flip all bits of negatives, only the sign bit of positives (IEEE 754 totalOrder).
+// Signed integers: flip the sign bit. Unsigned integers: unchanged.
+PMPP_HD std::uint32_t ordered_bits(float f) {
+    std::uint32_t u;
+#ifdef __CUDA_ARCH__
+    u = __float_as_uint(f);
+#else
+    std::memcpy(&u, &f, sizeof u);
+#endif
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+PMPP_HD float from_ordered_bits(std::uint32_t u) {
+    u = (u & 0x80000000u) ? (u & 0x7FFFFFFFu) : ~u;
+    float f;
+#ifdef __CUDA_ARCH__
+    f = __uint_as_float(u);
+#else
+    std::memcpy(&f, &u, sizeof f);
+#endif
+    return f;
+}
+PMPP_HD std::uint32_t ordered_bits(std::int32_t v) { return static_cast<std::uint32_t>(v) ^ 0x80000000u; }
+PMPP_HD std::int32_t from_ordered_bits_i32(std::uint32_t u) { return static_cast<std::int32_t>(u ^ 0x80000000u); }
+PMPP_HD std::uint32_t ordered_bits(std::uint32_t v) { return v; }
+PMPP_HD std::uint64_t ordered_bits(std::uint64_t v) { return v; }
+PMPP_HD std::uint64_t ordered_bits(std::int64_t v) { return static_cast<std::uint64_t>(v) ^ 0x8000000000000000ull; }
+
+// The total order as a comparator: for floats it differs from operator< (which leaves NaN
+// unordered and calls -0.0 equal to +0.0); for integers it is operator<.
+struct TotalOrderLess {
+    template <typename T>
+    PMPP_HD bool operator()(const T& a, const T& b) const {
+        return ordered_bits(a) < ordered_bits(b);
+    }
+};
+struct TotalOrderGreater {
+    template <typename T>
+    PMPP_HD bool operator()(const T& a, const T& b) const {
+        return ordered_bits(b) < ordered_bits(a);
+    }
+};
+
+}  // namespace pmpp

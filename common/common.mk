@@ -10,6 +10,8 @@
 #   TEST_SRCS       GoogleTest sources (may include deliberately wrong variants)
 #   EXTRA_LIBS      extra link flags (e.g. -lcublas)
 #   CHECK_MAX_SIZE  largest check case used by `make sanitize` (small: the sanitizer is slow)
+#   FORBIDDEN_APIS  libraries the student's files may not use (e.g. thrust,cub,cg-scan,cg-reduce);
+#                   `make forbidden` checks, and `make run` checks first
 #
 # It builds, into build/:
 #   build/$(PROGRAM)           harness + student's files   (what `make run` runs)
@@ -118,21 +120,30 @@ TEST_LINK_OBJS := $(filter-out %/main.cu.o,$(HARNESS_OBJS)) $(REFERENCE_OBJS) $(
 $(TEST_BIN): $(TEST_LINK_OBJS) $(TEST_MAIN) $(COMMON_LIB) | gtest-present
 	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(GTEST_LIBS) $(LDLIBS)
 
-$(TEST_OBJS): CXXFLAGS += $(GTEST_CFLAGS)
-$(TEST_OBJS): NVCCFLAGS += $(GTEST_CFLAGS)
+# Tests may need the exercise's own files at run time (e.g. sample inputs): this is where.
+$(TEST_OBJS): CXXFLAGS += $(GTEST_CFLAGS) -DPMPP_EXERCISE_DIR='"$(CURDIR)"'
+$(TEST_OBJS): NVCCFLAGS += $(GTEST_CFLAGS) -DPMPP_EXERCISE_DIR='"$(CURDIR)"'
 $(TEST_OBJS): | gtest-present
 
 # The common library is built by its own Makefile (one copy, shared by every exercise).
 $(COMMON_LIB) $(TEST_MAIN): FORCE
 	@$(MAKE) --no-print-directory -C $(COMMON_DIR) lib
 
-.PHONY: all run test test-build clean help sanitize profile
+.PHONY: all run test test-build clean help sanitize profile forbidden
 
 all: $(BIN) $(SOLUTION_BIN)
 
+# The student's files may not use the libraries in FORBIDDEN_APIS (exit status 5 if they do).
+forbidden:
+ifneq ($(FORBIDDEN_APIS),)
+	@NVCC=$(NVCC) bash $(COMMON_DIR)/forbidden_api.sh --forbid $(FORBIDDEN_APIS) -I$(COMMON_DIR)/.. -I. $(STUDENT_SRCS)
+else
+	@echo "forbidden: this exercise forbids no library"
+endif
+
 # RUN_ARGS: extra harness options, e.g. make run RUN_ARGS="--size 2^24 --seed 7"
 RUN_ARGS ?=
-run: $(BIN)
+run: $(BIN) forbidden
 	./$(BIN) --impl all --check --bench --json $(RESULTS) $(RUN_ARGS)
 
 test-build: all $(TEST_BIN)
@@ -170,6 +181,7 @@ help:
 	@echo "  make test       build and run the GoogleTest suite"
 	@echo "  make sanitize   compute-sanitizer memcheck, racecheck, synccheck on small sizes (IMPL=student|all)"
 	@echo "  make profile    Nsight Compute on the kernels of IMPL (default student), size PROFILE_SIZE"
+	@echo "  make forbidden  does your code use a library this exercise forbids ($(or $(FORBIDDEN_APIS),none))?"
 	@echo "  make clean      remove build/"
 	@echo "  ./$(BIN) --help  every harness option"
 	@echo "Variables: ARCH=$(ARCH) CUDA_PATH=$(CUDA_PATH) NVCC=$(NVCC)"

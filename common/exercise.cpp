@@ -215,12 +215,14 @@ private:
             out.push_back(c);
         }
         if (opts_.size && out.empty()) {
-            // --size N that is not in the list: check N with every distribution the list uses.
-            std::set<int> dists;
-            for (auto& c : all) dists.insert(static_cast<int>(c.dist));
-            for (int d : dists) {
-                const auto dist = static_cast<Distribution>(d);
-                out.push_back({"n=" + format_size(*opts_.size) + " " + to_string(dist), *opts_.size, dist, 0});
+            // --size N that is not in the list: N with every kind of case the list has (each
+            // distinct distribution and variant), labelled like the list's own cases.
+            std::set<std::pair<int, int>> kinds;
+            for (auto& c : all) {
+                if (!kinds.insert({static_cast<int>(c.dist), c.variant}).second) continue;
+                const auto space = c.label.find(' ');
+                out.push_back({"n=" + format_size(*opts_.size) + (space == std::string::npos ? "" : c.label.substr(space)),
+                               *opts_.size, c.dist, c.variant});
             }
         }
         return out;

@@ -1,0 +1,95 @@
+// scan_inputs.h: the input kinds of exercises 02 (scan) and 03 (find_repeats), on top of the
+// course's portable generator. Shared by both harnesses and their tests.
+#pragma once
+
+#include "common/exercise.h"
+#include "common/rng.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scan_inputs {
+
+enum Kind : int {
+    kFullRange = 0,          // uniform over all int32: sums wrap around
+    kSmallValues = 1,        // 0..9, as in the classic assignment: many adjacent repeats
+    kAllEqual = 2,           // one value: n - 1 repeats
+    kStrictlyIncreasing = 3, // start + i: no repeats
+    kAlternatingPairs = 4,   // x x y y x x ...: a repeat at every even index
+    kKinds = 5
+};
+
+inline const char* name(Kind k) {
+    switch (k) {
+        case kFullRange: return "full-range";
+        case kSmallValues: return "small-values-0-9";
+        case kAllEqual: return "all-equal";
+        case kStrictlyIncreasing: return "strictly-increasing";
+        case kAlternatingPairs: return "alternating-pairs";
+        default: return "?";
+    }
+}
+
+// The nearest common distribution, for the results file.
+inline pmpp::Distribution distribution(Kind k) {
+    switch (k) {
+        case kAllEqual: return pmpp::Distribution::AllEqual;
+        case kStrictlyIncreasing: return pmpp::Distribution::Sorted;
+        case kSmallValues:
+        case kAlternatingPairs: return pmpp::Distribution::FewDistinct;
+        default: return pmpp::Distribution::Uniform;
+    }
+}
+
+inline std::vector<int> make(std::size_t n, Kind kind, std::uint64_t seed) {
+    pmpp::Rng rng(seed);
+    std::vector<int> v(n);
+    switch (kind) {
+        case kFullRange: v = pmpp::generate<int>(n, pmpp::Distribution::Uniform, seed); break;
+        case kSmallValues:
+            for (auto& x : v) x = static_cast<int>(rng.below(10));
+            break;
+        case kAllEqual: v = pmpp::generate<int>(n, pmpp::Distribution::AllEqual, seed); break;
+        case kStrictlyIncreasing: {
+            const int start = static_cast<int>(rng.below(1000)) - 500;
+            for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<int>(static_cast<unsigned>(start) + static_cast<unsigned>(i));
+            break;
+        }
+        case kAlternatingPairs: {
+            const int x = static_cast<int>(rng.below(1000)), y = x + 1 + static_cast<int>(rng.below(1000));
+            for (std::size_t i = 0; i < n; ++i) v[i] = (i / 2) % 2 ? y : x;
+            break;
+        }
+        default: break;
+    }
+    return v;
+}
+
+// Sizes of both exercises: 0, 1, 2 and the edges of several powers of two (including the
+// tile sizes of the fast variants), 2^20+7 and 2^26+3.
+inline std::vector<std::size_t> case_sizes() {
+    std::vector<std::size_t> sizes = pmpp::edge_sizes({1, 2, 5, 8, 10, 11, 12, 13, 16, 20});
+    sizes.push_back((std::size_t{1} << 20) + 7);
+    sizes.push_back((std::size_t{1} << 26) + 3);
+    return sizes;
+}
+
+// Every size with kFullRange (or `first`), every other kind at a few sizes; `variant_bits`
+// are or-ed into Case::variant (e.g. an in-place flag), `suffix` appended to the label.
+inline std::vector<pmpp::Case> cases(Kind first, int variant_bits = 0, const std::string& suffix = "") {
+    std::vector<pmpp::Case> out;
+    auto add = [&](std::size_t n, Kind k) {
+        out.push_back({"n=" + pmpp::format_size(n) + " " + name(k) + suffix, n, distribution(k), k | variant_bits});
+    };
+    for (std::size_t n : case_sizes()) add(n, first);
+    for (int k = 0; k < kKinds; ++k) {
+        if (k == first) continue;
+        for (std::size_t n : {std::size_t{2}, std::size_t{4097}, (std::size_t{1} << 20) + 7}) add(n, static_cast<Kind>(k));
+    }
+    return out;
+}
+
+constexpr int kKindMask = 0xFF;
+
+}  // namespace scan_inputs

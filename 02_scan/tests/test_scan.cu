@@ -1,0 +1,184 @@
+// Exercise 02: every scan equals the CPU on every case, in place too; the check rejects each
+// classic mistake; the forbidden-API check catches hidden library calls and passes clean code.
+#include "../scan_harness.h"
+#include "../scan_inputs.h"
+#include "wrong_scan.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+
+using namespace pmpp;
+
+namespace {
+
+Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kFullRange, int bits = 0) {
+    return {"n=" + format_size(n) + " " + scan_inputs::name(kind), n, scan_inputs::distribution(kind), kind | bits};
+}
+
+scan::ScanImpl wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
+
+// Runs the forbidden-API check on files of this exercise; returns its exit status.
+int forbidden_status(const std::string& files) {
+    const std::string dir = PMPP_EXERCISE_DIR;
+    const std::string cmd = "cd '" + dir + "' && bash ../common/forbidden_api.sh --forbid thrust,cub,cg-scan,cg-reduce -I.. -I. " +
+                            files + " > /dev/null 2>&1";
+    const int raw = std::system(cmd.c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+}  // namespace
+
+// ---- host ----------------------------------------------------------------------------------
+
+TEST(ScanCpu, IsExclusiveAndWrapsAroundOnOverflow) {
+    const int in[4] = {5, 0x7FFFFFFF, 1, -3};
+    int out[4];
+    exclusive_scan_cpu(in, out, 4);
+    EXPECT_EQ(out[0], 0);
+    EXPECT_EQ(out[1], 5);
+    EXPECT_EQ(out[2], static_cast<int>(0x80000004u));  // wrapped
+    EXPECT_EQ(out[3], static_cast<int>(0x80000005u));
+}
+
+TEST(ScanCpu, WorksInPlace) {
+    int v[5] = {1, 2, 3, 4, 5};
+    exclusive_scan_cpu(v, v, 5);
+    const int expect[5] = {0, 1, 3, 6, 10};
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(v[i], expect[i]);
+}
+
+TEST(ScanCases, CoverEdgesLargeSizesEveryInputKindAndInPlace) {
+    const auto cases = scan::exercise().cases(Options{});
+    std::set<std::size_t> sizes;
+    std::set<int> kinds;
+    bool in_place = false;
+    for (const auto& c : cases) {
+        sizes.insert(c.n);
+        kinds.insert(c.variant & scan_inputs::kKindMask);
+        in_place |= (c.variant & scan::kInPlace) != 0;
+    }
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
+                          std::size_t{257}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
+                          (std::size_t{1} << 20) + 7, (std::size_t{1} << 26) + 3})
+        EXPECT_TRUE(sizes.count(n)) << n;
+    EXPECT_EQ(kinds.size(), static_cast<std::size_t>(scan_inputs::kKinds));
+    EXPECT_TRUE(in_place);
+}
+
+TEST(ScanInputs, KindsHaveTheRepeatsTheirNamesPromise) {
+    auto repeats = [](const std::vector<int>& v) {
+        std::size_t r = 0;
+        for (std::size_t i = 0; i + 1 < v.size(); ++i) r += v[i] == v[i + 1];
+        return r;
+    };
+    EXPECT_EQ(repeats(scan_inputs::make(1000, scan_inputs::kAllEqual, 1)), 999u);
+    EXPECT_EQ(repeats(scan_inputs::make(1000, scan_inputs::kStrictlyIncreasing, 1)), 0u);
+    EXPECT_EQ(repeats(scan_inputs::make(1000, scan_inputs::kAlternatingPairs, 1)), 500u);
+    const std::size_t small = repeats(scan_inputs::make(100000, scan_inputs::kSmallValues, 1));
+    EXPECT_GT(small, 9000u);  // about one in ten
+    EXPECT_LT(small, 11000u);
+}
+
+TEST(ForbiddenApi, RejectsThrustHiddenBehindAMacroInAHelperHeader) {
+    EXPECT_EQ(forbidden_status("tests/forbidden/sneaky_thrust.cu"), 5);
+}
+
+TEST(ForbiddenApi, RejectsCooperativeGroupsScan) {
+    EXPECT_EQ(forbidden_status("tests/forbidden/sneaky_cg_scan.cu"), 5);
+}
+
+TEST(ForbiddenApi, AcceptsCleanCodeIncludingPlainCooperativeGroups) {
+    EXPECT_EQ(forbidden_status("scan_student.cu scan_solution.cu scan_1_blelloch.cu"), 0);
+    EXPECT_EQ(forbidden_status("tests/forbidden/clean_cooperative_groups.cu"), 0);
+}
+
+TEST(ForbiddenApi, FlagsTheLibraryBaselineItself) {
+    EXPECT_EQ(forbidden_status("scan_cub.cu"), 5);
+}
+
+// ---- device: every implementation against the CPU -------------------------------------------
+
+class ScanReference : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScanReference, MatchesTheCpuOnEveryCaseOfTheList) {
+    PMPP_REQUIRE_GPU();
+    const auto impl = scan::impl_by_name(GetParam());
+    const auto cases = scan::exercise().cases(Options{});
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const CheckResult r = scan::check_case(impl, cases[i], pmpp::testing::test_seed(i));
+        EXPECT_TRUE(r.ok) << GetParam() << " " << cases[i].label << ": " << r.report();
+    }
+}
+
+TEST_P(ScanReference, ScansInPlaceOnTileEdges) {
+    PMPP_REQUIRE_GPU();
+    const auto impl = scan::impl_by_name(GetParam());
+    for (std::size_t n : {std::size_t{2047}, std::size_t{2048}, std::size_t{2049}, std::size_t{8191}, std::size_t{8193}}) {
+        const CheckResult r = scan::check_case(impl, make_case(n, scan_inputs::kSmallValues, scan::kInPlace),
+                                               pmpp::testing::test_seed(n));
+        EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << ": " << r.report();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllImplementations, ScanReference,
+                         ::testing::Values("blelloch", "hierarchical", "single_pass", "cub", "student"),
+                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+
+TEST(ScanSinglePass, StaysCorrectOverManyRepeatsOfALargeScan) {
+    // A race in the look-back shows up as a rare wrong tile: repeat with fresh inputs.
+    PMPP_REQUIRE_GPU();
+    const auto impl = scan::impl_by_name("single_pass");
+    for (int rep = 0; rep < 10; ++rep) {
+        const CheckResult r = scan::check_case(impl, make_case((std::size_t{1} << 24) + 3), pmpp::testing::test_seed(rep));
+        ASSERT_TRUE(r.ok) << "repeat " << rep << ": " << r.report();
+    }
+}
+
+// ---- device: the check rejects each classic mistake -------------------------------------------
+
+TEST(ScanCheck, RejectsAnInclusiveScan) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = scan::check_case(wrong_impl(wrong::inclusive_instead_of_exclusive), make_case(1000),
+                                           pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.first.at(0).index, 0u);
+}
+
+TEST(ScanCheck, RejectsAScanThatDropsTheLastBlock) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{1}, std::size_t{256}, std::size_t{257}, (std::size_t{1} << 20) + 7}) {
+        const CheckResult r =
+            scan::check_case(wrong_impl(wrong::drops_the_last_block), make_case(n), pmpp::testing::test_seed(n));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_EQ(r.mismatches, n - (n - 1) / 256 * 256) << "n=" << n;
+    }
+}
+
+TEST(ScanCheck, RejectsAnOffByOneAtBlockBoundaries) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = scan::check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(4097),
+                                           pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.first.at(0).index, 256u);
+    // With one block there is no boundary: the same mistake passes, so the case list needs n > 256.
+    const CheckResult one_block = scan::check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(256),
+                                                   pmpp::testing::test_seed());
+    EXPECT_TRUE(one_block.ok);
+}
+
+// ---- device: the whole harness ------------------------------------------------------------
+
+TEST(ScanHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"scan", "--impl", "all", "--check", "--seed", seed.c_str()};
+    Json results;
+    EXPECT_EQ(run_exercise(scan::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
+    for (const auto& impl : results.at("check_summary").items())
+        EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+}

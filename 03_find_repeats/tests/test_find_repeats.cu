@@ -1,0 +1,109 @@
+// Exercise 03: every implementation equals the CPU on every case; the check rejects each
+// classic mistake.
+#include "../find_repeats_harness.h"
+#include "../../02_scan/scan_inputs.h"
+#include "wrong_find_repeats.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace pmpp;
+
+namespace {
+
+Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kSmallValues) {
+    return {"n=" + format_size(n) + " " + scan_inputs::name(kind), n, scan_inputs::distribution(kind), kind};
+}
+
+find_repeats::RepeatsImpl wrong_impl(std::size_t (*fn)(const int*, std::size_t, int*, void*)) {
+    return {wrong::workspace_bytes, fn};
+}
+
+}  // namespace
+
+TEST(FindRepeatsCpu, ListsEveryIndexStartingARepeatInOrder) {
+    const int a[8] = {1, 1, 2, 3, 3, 3, 4, 4};
+    int out[8];
+    ASSERT_EQ(find_repeats_cpu(a, 8, out), 4u);
+    const int expect[4] = {0, 3, 4, 6};
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(out[i], expect[i]);
+    EXPECT_EQ(find_repeats_cpu(a, 1, out), 0u);
+    EXPECT_EQ(find_repeats_cpu(a, 0, out), 0u);
+}
+
+TEST(FindRepeatsCases, CoverEdgesLargeSizesAndEveryInputKind) {
+    const auto cases = find_repeats::exercise().cases(Options{});
+    std::set<std::size_t> sizes;
+    std::set<int> kinds;
+    for (const auto& c : cases) {
+        sizes.insert(c.n);
+        kinds.insert(c.variant);
+    }
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4095}, std::size_t{4096},
+                          std::size_t{4097}, (std::size_t{1} << 20) + 7, (std::size_t{1} << 26) + 3})
+        EXPECT_TRUE(sizes.count(n)) << n;
+    EXPECT_EQ(kinds.size(), static_cast<std::size_t>(scan_inputs::kKinds));
+}
+
+class FindRepeatsReference : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(FindRepeatsReference, MatchesTheCpuOnEveryCaseOfTheList) {
+    PMPP_REQUIRE_GPU();
+    const auto impl = find_repeats::impl_by_name(GetParam());
+    const auto cases = find_repeats::exercise().cases(Options{});
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const CheckResult r = find_repeats::check_case(impl, cases[i], pmpp::testing::test_seed(i));
+        EXPECT_TRUE(r.ok) << GetParam() << " " << cases[i].label << ": " << r.report();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllImplementations, FindRepeatsReference, ::testing::Values("scan", "fused", "cub", "student"),
+                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+
+TEST(FindRepeatsFused, StaysCorrectOverManyRepeatsOfALargeInput) {
+    PMPP_REQUIRE_GPU();
+    const auto impl = find_repeats::impl_by_name("fused");
+    for (int rep = 0; rep < 10; ++rep) {
+        const CheckResult r = find_repeats::check_case(impl, make_case((std::size_t{1} << 24) + 5), pmpp::testing::test_seed(rep));
+        ASSERT_TRUE(r.ok) << "repeat " << rep << ": " << r.report();
+    }
+}
+
+TEST(FindRepeatsCheck, RejectsAnImplementationThatMissesTheLastPair) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = find_repeats::check_case(wrong_impl(wrong::misses_the_last_pair), make_case(5000, scan_inputs::kAllEqual),
+                                                   pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("count: expected 4999, got 4998"), std::string::npos) << r.report();
+}
+
+TEST(FindRepeatsCheck, RejectsIndicesThatAreNotAscending) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = find_repeats::check_case(wrong_impl(wrong::unsorted_output), make_case(100000), pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("ascending"), std::string::npos) << r.report();
+}
+
+TEST(FindRepeatsCheck, RejectsACountOffByOne) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = find_repeats::check_case(wrong_impl(wrong::count_off_by_one), make_case(1000), pmpp::testing::test_seed());
+    EXPECT_FALSE(r.ok);
+}
+
+TEST(FindRepeatsCheck, RejectsWritesPastTheCount) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = find_repeats::check_case(wrong_impl(wrong::writes_past_the_count), make_case(1000), pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("past the count"), std::string::npos) << r.report();
+}
+
+TEST(FindRepeatsHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"find_repeats", "--impl", "all", "--check", "--seed", seed.c_str()};
+    Json results;
+    EXPECT_EQ(run_exercise(find_repeats::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
+}

@@ -71,38 +71,49 @@ struct Tolerance {
 
 namespace detail {
 
+// True when every byte of v is 0xFF: the poison the harnesses write into outputs before each
+// run (a NaN for floats, -1 or the maximum for integers).
 template <typename T>
-bool is_nan_value(T v) {
-    if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
-    return false;
+bool is_poison(const T& v) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&v);
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+        if (bytes[i] != 0xFF) return false;
+    return true;
 }
 
 // Adds the hint that most often explains a wrong output.
 template <typename T>
 void add_pattern_hints(CheckResult& r, const T* expected, const T* actual, std::size_t n) {
     if (r.ok || n == 0) return;
-    std::size_t nan_unexpected = 0;
+    std::size_t never_written = 0;
     for (std::size_t i = 0; i < n; ++i)
-        if (is_nan_value(actual[i]) && !is_nan_value(expected[i])) ++nan_unexpected;
-    if (nan_unexpected > 0) {
-        r.hint = std::to_string(nan_unexpected) +
-                 " output element(s) are NaN: outputs are filled with NaN (0xFF bytes) before each run, so "
-                 "these were probably never written";
-        return;
-    }
-    if (r.mismatches == r.checked && r.checked > 1) {
-        r.hint = "every element differs: is the kernel launched, and are the results copied to the right place?";
-        return;
-    }
+        if (is_poison(actual[i]) && !is_poison(expected[i])) ++never_written;
+    auto add = [&r](const std::string& h) { r.hint += (r.hint.empty() ? "" : "; ") + h; };
+    if (never_written > 0)
+        add(std::to_string(never_written) +
+            " output element(s) still hold the poison (all bytes 0xFF: NaN for floats, -1 for integers) "
+            "written before each run: they were probably never written");
+    else if (r.mismatches == r.checked && r.checked > 1)
+        add("every element differs: is the kernel launched, and are the results copied to the right place?");
     if (r.mismatches == 1 && r.first.size() == 1) {
         if (r.first[0].index == n - 1)
-            r.hint = "only the last element differs: check the bound (i < n) and the tail after the last full block";
+            add("only the last element differs: check the bound (i < n) and the tail after the last full block");
         else if (r.first[0].index == 0)
-            r.hint = "only the first element differs: check the start index";
+            add("only the first element differs: check the start index");
     }
 }
 
 }  // namespace detail
+
+using detail::is_poison;
+
+// How many elements of `actual` still hold the poison where `expected` does not.
+template <typename T>
+std::size_t count_never_written(const T* expected, const T* actual, std::size_t n) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < n; ++i) count += is_poison(actual[i]) && !is_poison(expected[i]);
+    return count;
+}
 
 template <typename T, typename Equal>
 CheckResult compare_with(const T* expected, const T* actual, std::size_t n, Equal equal, std::size_t max_report = 5) {

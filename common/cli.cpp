@@ -1,5 +1,6 @@
 #include "common/cli.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 #include <sstream>
@@ -231,13 +232,24 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
                     no_value();
                     o.extra[name] = "1";
                 } else {
-                    o.extra[name] = take_value(e.value_name);
+                    const std::string v = take_value(e.value_name);
+                    if (!e.choices.empty() && std::find(e.choices.begin(), e.choices.end(), v) == e.choices.end()) {
+                        std::string list;
+                        for (const auto& c : e.choices) list += (list.empty() ? "" : ", ") + c;
+                        throw UsageError("option --" + name + ": '" + v + "' is not one of " + list);
+                    }
+                    o.extra[name] = v;
                 }
             }
             if (!found) throw UsageError("unknown option '--" + name + "'");
         }
     }
     return o;
+}
+
+Options default_options(const std::vector<ExtraOption>& extras) {
+    const char* argv[] = {"default"};
+    return parse_command_line(1, argv, extras, ~std::size_t{0});
 }
 
 std::string usage_text(const std::string& program, const std::string& summary, const std::vector<ExtraOption>& extras) {
@@ -267,6 +279,11 @@ std::string usage_text(const std::string& program, const std::string& summary, c
             if (lhs.size() < 26) lhs.resize(26, ' ');
             else lhs += "\n" + std::string(26, ' ');
             os << lhs << e.help;
+            if (!e.choices.empty()) {
+                std::string list;
+                for (const auto& c : e.choices) list += (list.empty() ? "" : "|") + c;
+                os << ": " << list;
+            }
             if (!e.default_value.empty() && !e.value_name.empty()) os << " (default " << e.default_value << ")";
             os << "\n";
         }

@@ -26,6 +26,7 @@ struct ExtraOption {
     std::string value_name;    // e.g. "SCENE"; empty for a flag
     std::string help;
     std::string default_value; // shown in --help; also the value when not given
+    std::vector<std::string> choices = {};  // if not empty, the only values accepted
 };
 
 struct Options {
@@ -62,6 +63,9 @@ std::string format_size(std::size_t n);
 // max_size: the largest --size this exercise accepts.
 Options parse_command_line(int argc, const char* const* argv, const std::vector<ExtraOption>& extras,
                            std::size_t max_size);
+
+// The options of a command line with no arguments: every exercise option at its default.
+Options default_options(const std::vector<ExtraOption>& extras);
 
 std::string usage_text(const std::string& program, const std::string& summary,
                        const std::vector<ExtraOption>& extras);

@@ -419,7 +419,7 @@ private:
                     if (!m.note.empty()) j.set("note", m.note);
                     bench.push_back(j);
                 }
-                std::cout << "\nn = " << format_size(n) << (n >= 1000 ? " (" + std::to_string(n) + ")" : "")
+                std::cout << "\nn = " << format_size(n) << (format_size(n) != std::to_string(n) ? " (" + std::to_string(n) + ")" : "")
                           << (section == "kernel" ? "" : ", " + section) << "\n";
                 t.print(std::cout);
                 for (auto& r : rows)

@@ -1,7 +1,10 @@
-// keys.h: sort keys. The course's total order for floats (-NaN < -inf < ... < -0.0 < +0.0 <
-// ... < +inf < +NaN, so every bit pattern has a place and -0.0 sorts before +0.0), and the
-// order-preserving maps from signed and float keys to unsigned ones that radix sorts use.
-// Host and device.
+// keys.h: sort keys. The course's total order for floats, and the order-preserving maps from
+// signed and float keys to unsigned ones that radix sorts use. Host and device.
+//
+// Float order: -inf < ... < -0.0 < +0.0 < ... < +inf < NaNs. Every bit pattern has a place,
+// -0.0 sorts before +0.0, and every NaN sorts last (those with the sign bit clear first, then
+// those with it set): a sort never mixes NaNs into the numbers, whatever their sign (x86's
+// 0.0f/0.0f is a NaN with the sign bit set).
 #pragma once
 
 #include <cstdint>
@@ -17,8 +20,12 @@
 namespace pmpp {
 
 // Maps a key to an unsigned integer whose ordinary order is the key's total order.
-// float: flip all bits of negatives, only the sign bit of positives (IEEE 754 totalOrder).
+// float: flip all bits of negatives and only the sign bit of positives (IEEE 754 totalOrder:
+// negative NaNs lowest, positive NaNs highest), then subtract 2^23 - 1 modulo 2^32: the 2^23 - 1
+// negative NaNs, now at the bottom, wrap around to the top, and everything else keeps its order.
+// A bijection, so the key comes back exactly.
 // Signed integers: flip the sign bit. Unsigned integers: unchanged.
+constexpr std::uint32_t kNegativeNaNCount = 0x007FFFFFu;
 PMPP_HD std::uint32_t ordered_bits(float f) {
     std::uint32_t u;
 #ifdef __CUDA_ARCH__
@@ -26,9 +33,10 @@ PMPP_HD std::uint32_t ordered_bits(float f) {
 #else
     std::memcpy(&u, &f, sizeof u);
 #endif
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+    return ((u & 0x80000000u) ? ~u : (u | 0x80000000u)) - kNegativeNaNCount;
 }
 PMPP_HD float from_ordered_bits(std::uint32_t u) {
+    u += kNegativeNaNCount;
     u = (u & 0x80000000u) ? (u & 0x7FFFFFFFu) : ~u;
     float f;
 #ifdef __CUDA_ARCH__

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -85,11 +86,25 @@ TEST(CompareClose, FindsASingleWrongElementAtFirstMiddleAndLastIndex) {
     }
 }
 
-TEST(CompareClose, NeverAcceptsAnUnexpectedNaNAndSaysItWasNotWritten) {
+TEST(CompareClose, NeverAcceptsAnUnexpectedNaN) {
     std::vector<float> e = {1.0f, 2.0f, 3.0f}, a = {1.0f, std::numeric_limits<float>::quiet_NaN(), 3.0f};
     const CheckResult r = compare_close(e, a, {1e3, 1e3});
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
+    EXPECT_EQ(r.hint.find("never written"), std::string::npos) << "a computed NaN is not the poison";
+}
+
+TEST(CompareExact, SaysAnElementStillHoldingThePoisonWasNeverWritten) {
+    std::uint32_t poison_bits = 0xFFFFFFFFu;
+    float poison_float;
+    std::memcpy(&poison_float, &poison_bits, 4);
+    std::vector<float> e = {1.0f, 2.0f}, a = {1.0f, poison_float};
+    EXPECT_NE(compare_close(e, a, {1e-3, 1e-3}).hint.find("never written"), std::string::npos);
+    std::vector<int> ei = {5, 6, 7}, ai = {5, -1, -1};
+    const CheckResult r = compare_exact(ei, ai);
+    EXPECT_NE(r.hint.find("2 output element(s)"), std::string::npos) << r.report();
+    EXPECT_EQ(count_never_written(ei.data(), ai.data(), 3), 2u);
+    std::vector<unsigned long long> e64 = {~0ull, 1}, a64 = {~0ull, ~0ull};  // expected poison is not "unwritten"
+    EXPECT_EQ(count_never_written(e64.data(), a64.data(), 2), 1u);
 }
 
 TEST(CompareClose, AcceptsNaNWhereNaNIsExpectedAndMatchesInfinitiesExactly) {

@@ -15,7 +15,8 @@ Options parse(std::vector<std::string> args, std::size_t max_size = std::size_t{
     std::vector<const char*> argv = {"prog"};
     for (auto& a : args) argv.push_back(a.c_str());
     static const std::vector<ExtraOption> extras = {{"scene", "NAME", "scene to render", "rgb"},
-                                                    {"frames", "", "write frames", ""}};
+                                                    {"frames", "", "write frames", ""},
+                                                    {"type", "TYPE", "key type", "u32", {"u32", "f32"}}};
     return parse_command_line(static_cast<int>(argv.size()), argv.data(), extras, max_size);
 }
 
@@ -85,6 +86,22 @@ TEST(CommandLine, ParsesEverySharedOption) {
     EXPECT_TRUE(o.flag("frames"));
 }
 
+TEST(CommandLine, AcceptsOnlyTheListedChoices) {
+    EXPECT_EQ(parse({"--type", "f32"}).get("type"), "f32");
+    try {
+        parse({"--type", "f64"});
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("not one of u32, f32"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CommandLine, DefaultOptionsHoldEveryExerciseDefault) {
+    const Options o = default_options({{"scene", "NAME", "scene", "rgb"}, {"frames", "", "frames", ""}});
+    EXPECT_EQ(o.get("scene"), "rgb");
+    EXPECT_FALSE(o.flag("frames"));
+}
+
 TEST(CommandLine, FillsExerciseDefaults) {
     const Options o = parse({});
     EXPECT_EQ(o.get("scene"), "rgb");
@@ -100,7 +117,8 @@ TEST(CommandLine, RejectsEachMalformedInputWithAUsageError) {
         {"--repeats", "0"},     {"--repeats", "many"}, {"--warmup", "-1"}, {"--impl"},
         {"--impl", ""},         {"--impl", "a,,b"},  {"--json"},            {"--check=yes"},
         {"positional"},         {"-x"},              {"--"},                {"--scene"},
-        {"--frames=1"},         {"--size", "--check"}, {"--seed", "99999999999999999999"}};
+        {"--frames=1"},         {"--size", "--check"}, {"--seed", "99999999999999999999"},
+        {"--type", "u64"},      {"--type", ""}};
     for (const auto& args : bad) {
         std::string joined;
         for (auto& a : args) joined += a + " ";

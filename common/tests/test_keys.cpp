@@ -11,15 +11,26 @@
 
 using namespace pmpp;
 
-TEST(Keys, FloatTotalOrderPutsNegativeZeroBeforeZeroAndNaNsAtTheEnds) {
+TEST(Keys, FloatTotalOrderPutsNegativeZeroBeforeZeroAndEveryNaNLast) {
     const float inf = std::numeric_limits<float>::infinity();
     const float qnan = std::numeric_limits<float>::quiet_NaN();
-    const std::vector<float> ordered = {-qnan, -inf, -1e30f, -1.0f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1.0f, 3e38f, inf, qnan};
+    std::uint32_t bits = 0x7F800001u;  // the smallest positive NaN payload
+    float tiny_nan, negative_nan, largest_negative_nan;
+    std::memcpy(&tiny_nan, &bits, 4);
+    bits = 0xFFC00000u;  // x86's default NaN: sign bit set
+    std::memcpy(&negative_nan, &bits, 4);
+    bits = 0xFF800001u;  // the negative NaN with the smallest payload: the very last key
+    std::memcpy(&largest_negative_nan, &bits, 4);
+    const std::vector<float> ordered = {-inf, -3e38f, -1.0f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1.0f, 3e38f, inf,
+                                        tiny_nan, qnan, negative_nan, largest_negative_nan};
     for (std::size_t i = 0; i + 1 < ordered.size(); ++i)
         EXPECT_LT(ordered_bits(ordered[i]), ordered_bits(ordered[i + 1])) << i;
+    EXPECT_EQ(ordered_bits(-inf), 0u);
+    EXPECT_EQ(ordered_bits(largest_negative_nan), 0xFFFFFFFFu);
     TotalOrderLess less;
     EXPECT_TRUE(less(-0.0f, 0.0f));
-    EXPECT_FALSE(less(qnan, inf));
+    EXPECT_TRUE(less(inf, -qnan));
+    EXPECT_FALSE(less(-qnan, inf));
 }
 
 TEST(Keys, MapsRoundTripAndPreserveOrderOnRandomValues) {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# 02_scan and 03_find_repeats on a GPU machine, from the repository root: build, tests, the
+# starters rejected, the reference answers with every implementation, and the two sweeps behind
+# NOTES.md (tile shape; the look-back priced and its waits swept).
+source "$(dirname "$0")/../../common/gpu_steps.sh"
+gpu_summary
+TAILN=3 step build 400 make -j16 ARCH=sm_90 common 02_scan 03_find_repeats test-build-02_scan test-build-03_find_repeats
+TAILN=2 step test02 200 make -C 02_scan test ARCH=sm_90
+TAILN=2 step test03 200 make -C 03_find_repeats test ARCH=sm_90
+TAILN=2 step forbidden 60 make -C 02_scan forbidden ARCH=sm_90
+TAILN=4 step starter02 60 02_scan/build/scan --impl student --check --max-size 5000 --seed 1
+TAILN=4 step starter03 60 03_find_repeats/build/find_repeats --impl student --check --max-size 5000 --seed 1
+TAILN=24 step run02 200 02_scan/build/scan_solution --impl all --seed 5
+TAILN=30 step run03 200 03_find_repeats/build/find_repeats_solution --impl all --seed 5
+for s in sweep_tiles sweep_lookback; do
+    nvcc -O3 -std=c++17 -arch=sm_90 -I. -I02_scan 02_scan/tune/$s.cu 02_scan/build/obj/scan_cub.cu.o \
+        02_scan/build/obj/scan_cpu.cpp.o common/build/libpmpp_common.a -o build-$s 2>&1 | tail -3
+    TAILN=45 step $s 150 ./build-$s
+    rm -f build-$s
+done

@@ -165,9 +165,7 @@ std::vector<Measurement> saxpy_bench(const Impl& impl, std::size_t n, BenchConte
 
     if (impl.kind == ImplKind::Cpu) {
         std::vector<float> z(n);
-        TimingOptions t = ctx.timing;
-        t.repeats = std::min(t.repeats, 5);
-        t.warmup = 1;
+        const TimingOptions t = ctx.slow_timing();
         Measurement m;
         m.ms = time_host(t, [&] { saxpy_cpu(n, in.a, in.x.data(), in.y.data(), z.data()); });
         m.bytes = bytes;
@@ -194,16 +192,13 @@ std::vector<Measurement> saxpy_bench(const Impl& impl, std::size_t n, BenchConte
                                 [&] { dz.poison(); });
     }
     const CheckResult r = compare_close(expected, dz.to_host(), kTolerance);
-    kernel.correct = r.ok;
-    kernel.check_message = r.message;
+    kernel.record_check(r);
     rows.push_back(kernel);
 
     if (impl.kind != ImplKind::Student && impl.name != "vectorized") return rows;
 
     // End to end from host memory, timed on the host (the function is synchronous).
-    TimingOptions t = ctx.timing;
-    t.repeats = std::min(t.repeats, 5);
-    t.warmup = 1;
+    const TimingOptions t = ctx.slow_timing();
     for (bool pinned : {false, true}) {
         PinnedBuffer<float> px(pinned ? n : 0), py(pinned ? n : 0), pz(pinned ? n : 0);
         std::vector<float> vz(pinned ? 0 : n);
@@ -222,17 +217,15 @@ std::vector<Measurement> saxpy_bench(const Impl& impl, std::size_t n, BenchConte
         e2e.ms = time_host(t, [&] { fn.from_host(n, in.a, hx, hy, hz); },
                            [&] { std::fill(hz, hz + n, std::numeric_limits<float>::quiet_NaN()); });
         const CheckResult er = compare_close(expected.data(), hz, n, kTolerance);
-        e2e.correct = er.ok;
-        e2e.check_message = er.message;
+        e2e.record_check(er);
         if (impl.name == "vectorized") {
             // Where the time goes: each phase alone, timed with events.
             DeviceBuffer<float> bx(n), by(n), bz(n);
-            TimingOptions once = t;
-            const Stats h2d = time_device(once, nullptr, [&] {
+            const Stats h2d = time_device(t, nullptr, [&] {
                 PMPP_CUDA_CHECK(cudaMemcpy(bx.data(), hx, n * sizeof(float), cudaMemcpyHostToDevice));
                 PMPP_CUDA_CHECK(cudaMemcpy(by.data(), hy, n * sizeof(float), cudaMemcpyHostToDevice));
             });
-            const Stats d2h = time_device(once, nullptr, [&] {
+            const Stats d2h = time_device(t, nullptr, [&] {
                 PMPP_CUDA_CHECK(cudaMemcpy(hz, bz.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
             });
             e2e.note = format("copy in %.2f ms (%.1f GB/s), kernel %.3f ms, copy out %.2f ms (%.1f GB/s): the kernel is "

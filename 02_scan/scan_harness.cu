@@ -72,9 +72,7 @@ std::vector<Measurement> scan_bench(const Impl& impl, std::size_t n, BenchContex
     m.items = static_cast<double>(n);
     if (impl.kind == ImplKind::Cpu) {
         std::vector<int> out(n);
-        TimingOptions t = ctx.timing;
-        t.repeats = std::min(t.repeats, 5);
-        t.warmup = 1;
+        const TimingOptions t = ctx.slow_timing();
         m.ms = time_host(t, [&] { exclusive_scan_cpu(input.data(), out.data(), n); });
         m.note = "one CPU thread, for scale";
         return {m};
@@ -86,8 +84,7 @@ std::vector<Measurement> scan_bench(const Impl& impl, std::size_t n, BenchContex
     out.poison();
     m.ms = time_device(ctx.timing, &ctx.flusher, [&] { fn.run(in.data(), out.data(), n, workspace.data()); });
     const CheckResult r = compare_exact(expected, out.to_host());
-    m.correct = r.ok;
-    m.check_message = r.message;
+    m.record_check(r);
     return {m};
 }
 

@@ -81,9 +81,7 @@ std::vector<Measurement> repeats_bench(const Impl& impl, std::size_t n, BenchCon
     m.items = static_cast<double>(n);
     if (impl.kind == ImplKind::Cpu) {
         std::vector<int> out(n);
-        TimingOptions t = ctx.timing;
-        t.repeats = std::min(t.repeats, 5);
-        t.warmup = 1;
+        const TimingOptions t = ctx.slow_timing();
         m.ms = time_host(t, [&] { find_repeats_cpu(input.data(), n, out.data()); });
         m.note = "one CPU thread, for scale";
         return {m};
@@ -96,8 +94,7 @@ std::vector<Measurement> repeats_bench(const Impl& impl, std::size_t n, BenchCon
     m.ms = time_device(ctx.timing, &ctx.flusher, [&] { count = fn.run(a.data(), n, indices.data(), workspace.data()); },
                        [&] { indices.poison(); });
     const CheckResult r = compare_output(expected, count, indices.to_host());
-    m.correct = r.ok;
-    m.check_message = r.message;
+    m.record_check(r);
     return {m};
 }
 

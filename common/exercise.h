@@ -66,6 +66,12 @@ struct Measurement {
     bool correct = true;             // the output of the timed runs was checked
     std::string check_message;       // why not, when !correct
     std::string note;
+
+    // Records the check of the timed runs' output.
+    void record_check(const CheckResult& r) {
+        correct = r.ok;
+        check_message = r.message;
+    }
 };
 
 struct BenchContext {
@@ -74,6 +80,15 @@ struct BenchContext {
     TimingOptions timing;
     L2Flusher& flusher;
     const DeviceSummary& device;
+
+    // For runs that take a second or more (a CPU reference at 2^28, a copy over PCIe): at most
+    // `most` repeats after one warm-up, so the benchmark stays short.
+    TimingOptions slow_timing(int most = 5) const {
+        TimingOptions t = timing;
+        t.repeats = t.repeats < most ? t.repeats : most;
+        t.warmup = 1;
+        return t;
+    }
 };
 
 struct ExerciseDef {

@@ -1,0 +1,474 @@
+// bitonic_4_fused.cuh: the kernels of variant 4 (bitonic_4_fused.cu launches them).
+//
+// Idea over variant 3: a comparator between two elements that one thread holds in registers
+// costs no memory access and no barrier. A thread keeps 2^R elements whose indices differ only
+// in R chosen bits (a "window"); every step whose stride is one of those bits is then R
+// register-to-register compare-exchanges. So:
+//  - inside a tile (kThreads * 2^R elements, one block), a step moves no data; the block
+//    changes window through shared memory only every R steps, not every step;
+//  - across tiles (strides >= the tile), one launch covers up to R' strides at once: each thread
+//    loads 2^R' elements spaced by the smallest stride, does R' steps, and stores them. A stage
+//    of m long strides costs ceil(m / R') passes over memory instead of m.
+// Keys travel as unsigned bit patterns whose plain order is the requested order (keys.h's
+// ordered_bits, complemented for descending): one compare for every key type, encoded by the
+// first pass and decoded by the last. Elements past n are a padding key that sorts last and,
+// by the direction rule of bitonic_network.h, never moves, so nothing past n is ever stored.
+//
+// The block-level code is written once for an executor `Block`: on the GPU each thread runs the
+// per-thread part for itself and sync() is __syncthreads(); the tests run the same code on the
+// host for every thread in turn (tests/test_fused_emulated.cu), so the schedule, the windows
+// and the index arithmetic are tested without a GPU.
+// PMPP chapters 5 (shared memory, registers), 6 (coalescing, bank conflicts), 13 (sorting).
+#pragma once
+
+#include "bitonic.h"
+#include "bitonic_network.h"
+
+#include "common/cuda_check.h"
+#include "common/keys.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+// `#pragma unroll` for the device pass only: the host pass (the emulator) would warn about it.
+#ifdef __CUDA_ARCH__
+#define BITONIC_UNROLL _Pragma("unroll")
+#else
+#define BITONIC_UNROLL
+#endif
+
+namespace bitonic::fused {
+
+using u32 = std::uint32_t;
+
+// ---- Keys as ordered bits ---------------------------------------------------------------------
+
+constexpr u32 kPadding = 0xFFFFFFFFu;  // sorts after every encoded key; ties never swap
+
+template <typename K>
+PMPP_HD u32 bits_of(K key) {
+    static_assert(sizeof(K) == 4, "4-byte keys");
+    u32 u;
+#ifdef __CUDA_ARCH__
+    if constexpr (std::is_same_v<K, float>) u = __float_as_uint(key);
+    else u = static_cast<u32>(key);
+#else
+    std::memcpy(&u, &key, 4);
+#endif
+    return u;
+}
+
+template <typename K>
+PMPP_HD K key_from_bits(u32 u) {
+    K key;
+#ifdef __CUDA_ARCH__
+    if constexpr (std::is_same_v<K, float>) key = __uint_as_float(u);
+    else key = static_cast<K>(u);
+#else
+    std::memcpy(&key, &u, 4);
+#endif
+    return key;
+}
+
+// `flip` is all ones for a descending sort: complemented bits sort ascending in reverse order.
+template <typename K>
+PMPP_HD u32 encode(K key, u32 flip) {
+    return pmpp::ordered_bits(key) ^ flip;
+}
+
+template <typename K>
+PMPP_HD K decode(u32 bits, u32 flip) {
+    bits ^= flip;
+    if constexpr (std::is_same_v<K, float>) return pmpp::from_ordered_bits(bits);
+    else if constexpr (std::is_same_v<K, std::int32_t>) return pmpp::from_ordered_bits_i32(bits);
+    else return bits;
+}
+
+// One comparator on registers: forward puts the smaller bit pattern first.
+template <bool kValues>
+PMPP_HD void order_pair(u32& a, u32& b, u32& value_a, u32& value_b, bool forward) {
+    if constexpr (kValues) {
+        const bool swap = forward ? b < a : a < b;
+        const u32 x = a, y = b, vx = value_a, vy = value_b;
+        a = swap ? y : x;
+        b = swap ? x : y;
+        value_a = swap ? vy : vx;
+        value_b = swap ? vx : vy;
+    } else {
+        const u32 lo = a < b ? a : b, hi = a < b ? b : a;
+        a = forward ? lo : hi;
+        b = forward ? hi : lo;
+    }
+}
+
+// ---- The tile: which thread holds which element ----------------------------------------------
+
+template <int kLogThreads_, int kLogItems_>
+struct TileShape {
+    static constexpr int kLogThreads = kLogThreads_;
+    static constexpr int kLogItems = kLogItems_;  // R: elements per thread = 2^R
+    static_assert(kLogItems_ == 5 && kLogThreads_ >= 5, "smem_slot is conflict-free for R = 5 and full warps");
+    static constexpr int kThreads = 1 << kLogThreads;
+    static constexpr int kItems = 1 << kLogItems;
+    static constexpr int kLogTile = kLogThreads + kLogItems;
+    static constexpr u32 kTile = 1u << kLogTile;
+    static constexpr u32 kSharedWords = kTile + kTile / 32;  // one array (keys or values), padded
+    // Window c: a thread's registers differ in tile-index bits c ... c+R-1; the thread number
+    // fills the other bits, in order. The top window is r * kThreads + thread: consecutive
+    // threads at consecutive addresses, so loads and stores use it (coalesced).
+    static constexpr int kLinearWindow = kLogTile - kLogItems;
+
+    static PMPP_HD constexpr u32 index(u32 thread, int r, int window) {
+        return ((thread >> window) << (window + kLogItems)) | (static_cast<u32>(r) << window) |
+               (thread & ((1u << window) - 1u));
+    }
+    // The window in which the step of stride 2^bit runs: groups of R bits from bit 0 up, the
+    // top group clamped to the linear window (it may then share bits with the group below).
+    static constexpr int window_of(int bit) {
+        const int c = bit / kLogItems * kLogItems;
+        return c < kLinearWindow ? c : kLinearWindow;
+    }
+};
+
+// The shared-memory slot of a tile index: one padding word after every 32. With R = 5 a window
+// is either c = 0, where the 32 lanes of a warp differ in index bits 5-9 (slots 33 apart: banks
+// 0, 1, ..., 31), or c >= 5, where they differ in bits 0-4 (consecutive slots): a warp storing or
+// loading one register touches 32 different banks in every window (tests/ check it). And the
+// slot is additive, slot(a + b) = slot(a) + slot(b) for indices with disjoint bits, so a thread
+// addresses its 32 registers as one base plus constant offsets. (An XOR swizzle, needed for
+// R = 4, is not additive: every register then needs its own address register.)
+PMPP_HD constexpr u32 smem_slot(u32 index) { return index + (index >> 5); }
+
+template <class Shape, bool kValues>
+struct Registers {
+    u32 key[Shape::kItems];
+    u32 value[kValues ? Shape::kItems : 1];
+};
+
+// Calls f(std::integral_constant<int, i>) for i = kBegin ... kEnd - 1: a loop whose counter is a
+// compile-time constant, so register indices and windows are constants and nothing spills.
+#pragma nv_exec_check_disable
+template <int kBegin, int kEnd, class F>
+PMPP_HD void static_for(F&& f) {
+    if constexpr (kBegin < kEnd) {
+        f(std::integral_constant<int, kBegin>{});
+        static_for<kBegin + 1, kEnd>(f);
+    }
+}
+
+// ---- Block-level steps (GPU and host emulator) -----------------------------------------------
+// A Block provides: for_each_thread(f) calling f(thread, registers), sync(), shared_keys,
+// shared_values (kSharedWords each) and tile (which tile of the array it owns).
+
+// First pass: keys -> encoded bits. Later passes: the stored bits as they are. Loads and stores
+// use the linear window: thread t's element r is at tile index t + r * kThreads. Addressing them
+// from one per-thread pointer with constant offsets keeps one address register, not 32.
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, class K, class Block>
+PMPP_HD void load_tile(Block& block, const K* keys, const u32* values, u32 n, u32 flip, bool encode_keys) {
+    block.for_each_thread([&](u32 t, auto& regs) {
+        const u32 first = block.tile * Shape::kTile + t;
+        const u32 left = n > first ? n - first : 0u;  // elements of the array from `first` on
+BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) {
+            constexpr u32 kStride = Shape::kThreads;
+            const u32 offset = static_cast<u32>(r) * kStride;
+            const K key = offset < left ? keys[first + std::size_t{offset}] : K{};
+            regs.key[r] = offset < left ? (encode_keys ? encode(key, flip) : bits_of(key)) : kPadding;
+            if constexpr (kValues) regs.value[r] = offset < left ? values[first + std::size_t{offset}] : 0u;
+        }
+    });
+}
+
+// Last pass: encoded bits -> keys. Earlier passes store the bits as they are.
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, class K, class Block>
+PMPP_HD void store_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool decode_keys) {
+    block.for_each_thread([&](u32 t, auto& regs) {
+        const u32 first = block.tile * Shape::kTile + t;
+        const u32 left = n > first ? n - first : 0u;
+BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) {
+            const u32 offset = static_cast<u32>(r) * Shape::kThreads;
+            if (offset < left) {
+                keys[first + std::size_t{offset}] = decode_keys ? decode<K>(regs.key[r], flip) : key_from_bits<K>(regs.key[r]);
+                if constexpr (kValues) values[first + std::size_t{offset}] = regs.value[r];
+            }
+        }
+    });
+}
+
+// Moves the tile from window kFrom to window kTo through shared memory. A thread's slots in a
+// window are its register-0 slot plus a constant per register (smem_slot is additive).
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, int kFrom, int kTo, class Block>
+PMPP_HD void change_window(Block& block) {
+    if constexpr (kFrom != kTo) {
+        block.for_each_thread([&](u32 t, auto& regs) {
+            const u32 slot = smem_slot(Shape::index(t, 0, kFrom));
+BITONIC_UNROLL
+            for (int r = 0; r < Shape::kItems; ++r) {
+                const u32 offset = smem_slot(static_cast<u32>(r) << kFrom);
+                block.shared_keys[slot + offset] = regs.key[r];
+                if constexpr (kValues) block.shared_values[slot + offset] = regs.value[r];
+            }
+        });
+        block.sync();
+        block.for_each_thread([&](u32 t, auto& regs) {
+            const u32 slot = smem_slot(Shape::index(t, 0, kTo));
+BITONIC_UNROLL
+            for (int r = 0; r < Shape::kItems; ++r) {
+                const u32 offset = smem_slot(static_cast<u32>(r) << kTo);
+                regs.key[r] = block.shared_keys[slot + offset];
+                if constexpr (kValues) regs.value[r] = block.shared_values[slot + offset];
+            }
+        });
+        block.sync();  // before anyone overwrites shared memory again
+    }
+}
+
+// The step of stride 2^kBit, inside window kWindow: pairs of registers. forward(index) gives
+// the direction of the pair whose lower element has tile index `index`.
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, int kWindow, int kBit, class Block, class Forward>
+PMPP_HD void exchange_in_registers(Block& block, Forward forward) {
+    static_assert(kWindow <= kBit && kBit < kWindow + Shape::kLogItems, "the stride must be a register bit");
+    constexpr int kPartner = 1 << (kBit - kWindow);
+    block.for_each_thread([&](u32 t, auto& regs) {
+BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) {
+            if (r & kPartner) continue;
+            order_pair<kValues>(regs.key[r], regs.key[r | kPartner], regs.value[kValues ? r : 0],
+                                regs.value[kValues ? (r | kPartner) : 0], forward(Shape::index(t, r, kWindow)));
+        }
+    });
+}
+
+// Pass 1: every stage k = 2 ... kTile of the network on each tile (all of its steps).
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, class K, class Block>
+PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
+    const u32 base = block.tile * Shape::kTile;
+    const u32 last = n - 1;
+    load_tile<Shape, kValues>(block, keys, values, n, flip, true);
+    static_for<1, Shape::kLogTile + 1>([&](auto stage) {  // k = 2^kStage
+        constexpr int kStage = decltype(stage)::value;
+        static_for<0, kStage>([&](auto step) {  // j = 2^kBit, from k/2 down to 1
+            constexpr int kBit = kStage - 1 - decltype(step)::value;
+            constexpr int kWindow = Shape::window_of(kBit);
+            constexpr int kPrevious = kBit + 1 < kStage ? Shape::window_of(kBit + 1)
+                                      : kStage == 1      ? Shape::kLinearWindow
+                                                         : Shape::window_of(0);
+            change_window<Shape, kValues, kPrevious, kWindow>(block);
+            exchange_in_registers<Shape, kValues, kWindow, kBit>(
+                block, [&](u32 index) { return ((((base | index) ^ last) >> kStage) & 1u) == 0; });
+        });
+    });
+    change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
+    store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
+}
+
+// The steps j = kTile/2 ... 1 of a stage k > kTile on each tile: one direction per tile.
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, class K, class Block>
+PMPP_HD void merge_tile(Block& block, K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass) {
+    const bool forward = (((block.tile * Shape::kTile) ^ (n - 1)) & k) == 0;
+    load_tile<Shape, kValues>(block, keys, values, n, flip, false);
+    static_for<0, Shape::kLogTile>([&](auto step) {
+        constexpr int kBit = Shape::kLogTile - 1 - decltype(step)::value;
+        constexpr int kWindow = Shape::window_of(kBit);
+        constexpr int kPrevious = kBit + 1 < Shape::kLogTile ? Shape::window_of(kBit + 1) : Shape::kLinearWindow;
+        change_window<Shape, kValues, kPrevious, kWindow>(block);
+        exchange_in_registers<Shape, kValues, kWindow, kBit>(block, [&](u32) { return forward; });
+    });
+    change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
+    store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
+}
+
+// ---- Strides longer than a tile: registers only ------------------------------------------------
+
+// Thread t's first element in a pass over strides 2^low_bit ... 2^(low_bit + kLogItems - 1): the
+// thread number with kLogItems zero bits inserted at low_bit. Its elements are first + r << low_bit.
+PMPP_HD u32 global_pass_first(u32 t, int low_bit, int log_items) {
+    return ((t >> low_bit) << (low_bit + log_items)) | (t & ((1u << low_bit) - 1u));
+}
+
+// Threads whose first element is below n (the others hold only padding).
+PMPP_HD u32 global_pass_threads(u32 n, int low_bit, int log_items) {
+    const int span = low_bit + log_items;
+    const u32 full_groups = n >> span;
+    const u32 rest = n & ((1u << span) - 1u);
+    const u32 low_count = 1u << low_bit;
+    return (full_groups << low_bit) + (rest < low_count ? rest : low_count);
+}
+
+// kLogItems steps of stage k (k above every stride here, so one direction per thread).
+template <int kLogItems, bool kValues, class K>
+PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int low_bit) {
+    constexpr int kItems = 1 << kLogItems;
+    const u32 first = global_pass_first(t, low_bit, kLogItems);
+    const bool forward = ((first ^ (n - 1)) & k) == 0;
+    const u32 left = n - first;  // first < n for every thread launched
+    K* const thread_keys = keys + first;
+    u32* const thread_values = kValues ? values + first : nullptr;
+    u32 key[kItems];
+    u32 value[kValues ? kItems : 1];
+BITONIC_UNROLL
+    for (int r = 0; r < kItems; ++r) {
+        const u32 offset = static_cast<u32>(r) << low_bit;
+        key[r] = offset < left ? bits_of(thread_keys[offset]) : kPadding;
+        if constexpr (kValues) value[r] = offset < left ? thread_values[offset] : 0u;
+    }
+BITONIC_UNROLL
+    for (int bit = kLogItems - 1; bit >= 0; --bit) {
+BITONIC_UNROLL
+        for (int r = 0; r < kItems; ++r) {
+            if ((r >> bit) & 1) continue;
+            const int partner = r | (1 << bit);
+            order_pair<kValues>(key[r], key[partner], value[kValues ? r : 0], value[kValues ? partner : 0], forward);
+        }
+    }
+BITONIC_UNROLL
+    for (int r = 0; r < kItems; ++r) {
+        const u32 offset = static_cast<u32>(r) << low_bit;
+        if (offset < left) {
+            thread_keys[offset] = key_from_bits<K>(key[r]);
+            if constexpr (kValues) thread_values[offset] = value[r];
+        }
+    }
+}
+
+// ---- The plan: which passes sort n elements ------------------------------------------------------
+
+struct Pass {
+    enum class Kind { SortTiles, GlobalStrides, MergeTiles };
+    Kind kind = Kind::SortTiles;
+    u32 k = 0;          // the stage (GlobalStrides, MergeTiles)
+    int low_bit = 0;    // GlobalStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
+    int log_items = 0;
+    bool last = false;  // the last pass decodes the keys
+};
+
+// One SortTiles; then for each stage longer than a tile, its long strides from the top in
+// groups of at most max_log_items, and one MergeTiles for the strides below the tile.
+inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items) {
+    std::vector<Pass> passes;
+    if (n < 2) return passes;
+    const int log_n = log2_exact(padded_length(n));
+    passes.push_back({Pass::Kind::SortTiles});
+    for (int s = log_tile + 1; s <= log_n; ++s) {
+        const u32 k = 1u << s;
+        for (int top = s - 1; top >= log_tile;) {
+            const int count = std::min(max_log_items, top - log_tile + 1);
+            passes.push_back({Pass::Kind::GlobalStrides, k, top - count + 1, count});
+            top -= count;
+        }
+        passes.push_back({Pass::Kind::MergeTiles, k});
+    }
+    passes.back().last = true;
+    return passes;
+}
+
+// ---- GPU kernels and launches -------------------------------------------------------------------
+
+template <class Shape, bool kValues>
+struct GpuBlock {
+    Registers<Shape, kValues> regs;
+    u32* shared_keys;
+    u32* shared_values;
+    u32 tile;
+    template <class F>
+    __device__ __forceinline__ void for_each_thread(F&& f) {
+        f(threadIdx.x, regs);
+    }
+    __device__ __forceinline__ void sync() { __syncthreads(); }
+};
+
+template <class Shape, bool kValues, class K>
+__global__ void __launch_bounds__(Shape::kThreads)
+    sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
+    extern __shared__ u32 shared_words[];
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, blockIdx.x};
+    sort_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
+}
+
+template <class Shape, bool kValues, class K>
+__global__ void __launch_bounds__(Shape::kThreads)
+    merge_tiles_kernel(K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass) {
+    extern __shared__ u32 shared_words[];
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, blockIdx.x};
+    merge_tile<Shape, kValues>(block, keys, values, n, k, flip, last_pass);
+}
+
+constexpr int kGlobalThreads = 256;
+
+template <int kLogItems, bool kValues, class K>
+__global__ void __launch_bounds__(kGlobalThreads)
+    global_pass_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, u32 threads) {
+    const u32 t = blockIdx.x * kGlobalThreads + threadIdx.x;
+    if (t < threads) global_pass_thread<kLogItems, kValues>(t, keys, values, n, k, low_bit);
+}
+
+template <int kLogItems, int kMaxLogItems, bool kValues, class K>
+void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n) {
+    if constexpr (kLogItems <= kMaxLogItems) {
+        if (pass.log_items != kLogItems) {
+            launch_global_pass<kLogItems + 1, kMaxLogItems, kValues>(pass, keys, values, n);
+            return;
+        }
+        const u32 threads = global_pass_threads(n, pass.low_bit, kLogItems);
+        const u32 blocks = (threads + kGlobalThreads - 1) / kGlobalThreads;
+        global_pass_kernel<kLogItems, kValues><<<blocks, kGlobalThreads>>>(keys, values, n, pass.k, pass.low_bit, threads);
+    } else {
+        throw std::logic_error("bitonic fused: a pass over " + std::to_string(pass.log_items) + " strides");
+    }
+}
+
+// Shared memory beyond 48 KiB per block must be asked for, once per kernel.
+template <class Kernel>
+void allow_shared_memory(Kernel kernel, std::size_t bytes) {
+    if (bytes > 48 * 1024)
+        PMPP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+// The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
+// in the passes over long strides.
+template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
+void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
+    if (n < 2) return;
+    if (n > kMaxSortLength)
+        throw std::length_error("bitonic_sort_fused: n = " + std::to_string(n) + " exceeds 2^31 - 1");
+    const u32 n32 = static_cast<u32>(n);
+    const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
+    const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
+    const std::size_t shared_bytes = std::size_t{Shape::kSharedWords} * sizeof(u32) * (kValues ? 2 : 1);
+    static const bool shared_memory_allowed = [shared_bytes] {
+        allow_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes);
+        allow_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes);
+        return true;
+    }();
+    (void)shared_memory_allowed;
+    const std::size_t element_bytes = sizeof(K) + (kValues ? sizeof(u32) : 0);
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems)) {
+        switch (pass.kind) {
+            case Pass::Kind::SortTiles:
+                sort_tiles_kernel<Shape, kValues><<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, flip, pass.last);
+                break;
+            case Pass::Kind::GlobalStrides:
+                launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32);
+                break;
+            case Pass::Kind::MergeTiles:
+                merge_tiles_kernel<Shape, kValues>
+                    <<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, pass.k, flip, pass.last);
+                break;
+        }
+        PMPP_CHECK_LAUNCH();
+        count_launch(n, element_bytes);
+    }
+}
+
+}  // namespace bitonic::fused

@@ -1,0 +1,507 @@
+// bitonic_harness.cu: inputs, the check and the benchmark of exercise 05.
+#include "bitonic_harness.h"
+#include "bitonic_network.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/keys.h"
+#include "common/report.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+namespace bitonic {
+
+using namespace pmpp;
+using u32 = std::uint32_t;
+
+namespace {
+
+// Guard zones around the arrays of a check, filled with this byte: a sort that writes outside
+// [0, n) changes them. The zone after the array reaches the padded length (where a sort that
+// pads in memory would write) and a little beyond.
+constexpr unsigned char kGuardByte = 0x5A;
+constexpr std::size_t kGuard = 64;
+
+constexpr std::size_t kCpuBenchMax = std::size_t{1} << 24;      // std::sort of 2^26 keys: seconds
+constexpr std::size_t kOddEvenBenchMax = std::size_t{1} << 16;  // n launches
+
+using pmpp::detail::bits_of;  // a key's bit pattern (check.h)
+
+template <typename K>
+K from_bits(u32 b) {
+    K v;
+    std::memcpy(&v, &b, 4);
+    return v;
+}
+
+// The values a sort most easily gets wrong: each type's extremes; for floats the signed zeros,
+// infinities, NaNs of both signs and several payloads, subnormals.
+template <typename K>
+std::vector<K> special_values() {
+    std::vector<u32> bits;
+    if constexpr (std::is_same_v<K, float>) {
+        bits = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u,
+                0xFFFFFFFFu, 0x7FFFFFFFu, 0x00000001u, 0x80000001u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x00800000u};
+    } else if constexpr (std::is_same_v<K, std::int32_t>) {
+        bits = {0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0u, 1u, 0x7FFFFFFFu};
+    } else {
+        bits = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    }
+    std::vector<K> out;
+    for (u32 b : bits) out.push_back(from_bits<K>(b));
+    return out;
+}
+
+template <typename K>
+std::string format_key(K v) {
+    if constexpr (std::is_same_v<K, float>) return format_value(v) + format(" (0x%08x)", bits_of(v));
+    else return format_value(v);
+}
+
+std::string index_label(std::size_t i, std::size_t n) {
+    return i < kGuard ? "-" + std::to_string(kGuard - i) : "n+" + std::to_string(i - kGuard - n);
+}
+
+// The guard zones of `words` (kGuard, then n array elements, then the rest) are untouched.
+template <typename T>
+CheckResult check_guards(const std::vector<T>& words, std::size_t n, const char* what) {
+    CheckResult r;
+    r.checked = words.size() - n;
+    u32 guard_word;
+    std::memset(&guard_word, kGuardByte, 4);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i >= kGuard && i < kGuard + n) continue;
+        if (bits_of(words[i]) == guard_word) continue;
+        ++r.mismatches;
+        if (r.first.size() < 5) r.first.push_back({i, "untouched", format("written: 0x%08x", bits_of(words[i]))});
+    }
+    r.ok = r.mismatches == 0;
+    if (!r.ok) {
+        for (auto& m : r.first) m.expected = "index " + index_label(m.index, n) + " untouched";
+        r.message = std::string("wrote outside the ") + what + " array: " + std::to_string(r.mismatches) +
+                    " element(s) before index 0 or at/after index n";
+        r.hint = "the network pads only virtually: no element at or past n may be read or written (bitonic_network.h)";
+    }
+    return r;
+}
+
+std::vector<Case> bitonic_cases(const Options&) {
+    // Every power-of-two edge around the tile sizes (2048 for shared, 8192 for fused, 2^14: the
+    // first stage longer than a fused tile, 2^17: several long strides per pass), and 2^20+5.
+    std::vector<std::size_t> sizes = edge_sizes({1, 4, 5, 10, 11, 12, 13, 14, 17});
+    sizes.push_back((std::size_t{1} << 20) + 5);
+    const std::vector<std::size_t> adversarial_sizes = {1000, 8193, (std::size_t{1} << 17) + 1};
+    const std::vector<std::size_t> special_sizes = {3, 100, 4097, 65537};
+    std::vector<Case> cases;
+    auto add = [&](std::size_t n, Distribution d, const CaseKind& kind) {
+        cases.push_back({"n=" + format_size(n) + " " + pmpp::to_string(d) + " " + describe(kind), n, d, to_variant(kind)});
+    };
+    for (const CaseKind& kind : all_kinds()) {
+        for (std::size_t n : sizes) add(n, Distribution::Uniform, kind);
+        for (Distribution d : {Distribution::FewDistinct, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed})
+            for (std::size_t n : adversarial_sizes) add(n, d, kind);
+        CaseKind special = kind;
+        special.specials = true;
+        for (std::size_t n : special_sizes) add(n, Distribution::Uniform, special);
+    }
+    return cases;
+}
+
+// The benchmark sorts what the options ask: --type, --descending, --pairs.
+CaseKind bench_kind(const Options& opts) {
+    CaseKind kind;
+    const std::string& type = opts.get("type");
+    if (type == "u32") kind.type = KeyType::U32;
+    else if (type == "i32") kind.type = KeyType::I32;
+    else if (type == "f32") kind.type = KeyType::F32;
+    else throw UsageError("option --type: '" + type + "' is not one of u32, i32, f32");
+    kind.order = opts.flag("descending") ? SortOrder::Descending : SortOrder::Ascending;
+    kind.with_values = opts.flag("pairs");
+    return kind;
+}
+
+// One input and its sorted keys per (n, kind, seed): every implementation at a size sorts the
+// same input, generated and sorted on the CPU once.
+template <typename K>
+struct BenchData {
+    bool ready = false;
+    std::size_t n = 0;
+    int variant = -1;
+    std::uint64_t seed = 0;
+    SortInput<K> input;
+    std::vector<K> expected;
+};
+
+template <typename K>
+const BenchData<K>& bench_data(std::size_t n, const CaseKind& kind, std::uint64_t seed) {
+    static BenchData<K> data;
+    if (!data.ready || data.n != n || data.variant != to_variant(kind) || data.seed != seed) {
+        data.ready = false;
+        data.input = make_input<K>(n, Distribution::Uniform, kind, seed);
+        data.expected = data.input.keys;
+        sort_cpu(data.expected.data(), nullptr, n, kind.order);
+        data.n = n;
+        data.variant = to_variant(kind);
+        data.seed = seed;
+        data.ready = true;
+    }
+    return data;
+}
+
+std::string launches_note(const LaunchTally& tally, double ms) {
+    return format("%zu launches, %.2f GB moved (each launch reads and writes the array once), %.0f GB/s",
+                  tally.launches, tally.bytes / 1e9, gigabytes_per_second(tally.bytes, ms));
+}
+
+// Times an in-place sort: the input restored untimed before each run; one untimed run first
+// counts what it launches.
+template <typename K>
+Measurement measure_in_place(const std::string& label, const SortFn<K>& sort, const BenchData<K>& data,
+                             const CaseKind& kind, BenchContext& ctx) {
+    const std::size_t n = data.n;
+    const bool with_values = kind.with_values;
+    DeviceBuffer<K> source, keys(n);
+    DeviceBuffer<u32> source_values, values(with_values ? n : 0);
+    source.upload(data.input.keys);
+    if (with_values) source_values.upload(data.input.values);
+    auto restore = [&] {
+        if (n == 0) return;
+        PMPP_CUDA_CHECK(cudaMemcpyAsync(keys.data(), source.data(), n * sizeof(K), cudaMemcpyDeviceToDevice));
+        if (with_values)
+            PMPP_CUDA_CHECK(cudaMemcpyAsync(values.data(), source_values.data(), n * sizeof(u32), cudaMemcpyDeviceToDevice));
+    };
+    u32* values_ptr = with_values ? values.data() : nullptr;
+
+    restore();
+    launch_tally() = {};
+    sort(keys.data(), values_ptr, n, kind.order);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    const LaunchTally tally = launch_tally();
+
+    Measurement m;
+    m.label = label;
+    m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(K) + (with_values ? 4 : 0));
+    m.items = static_cast<double>(n);
+    m.ms = time_device(ctx.timing, &ctx.flusher, [&] { sort(keys.data(), values_ptr, n, kind.order); }, restore);
+    const std::vector<K> out = keys.to_host();
+    const std::vector<u32> out_values = values.to_host();
+    const CheckResult r =
+        check_sorted_output(data.input, data.expected, out.data(), with_values ? out_values.data() : nullptr, kind.order);
+    m.correct = r.ok;
+    m.check_message = r.message;
+    if (tally.launches > 0) m.note = launches_note(tally, m.ms.median);
+    return m;
+}
+
+template <typename K>
+std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchContext& ctx, const CaseKind& kind) {
+    std::vector<Measurement> rows;
+    if (impl.kind == ImplKind::Cpu && n > kCpuBenchMax) return rows;
+    const BenchData<K>& data = bench_data<K>(n, kind, ctx.seed);
+    const bool with_values = kind.with_values;
+    const double bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(K) + (with_values ? 4 : 0));
+
+    if (impl.kind == ImplKind::Cpu) {
+        std::vector<K> keys;
+        std::vector<u32> values;
+        TimingOptions t = ctx.timing;
+        t.repeats = n <= (std::size_t{1} << 20) ? std::min(t.repeats, 5) : 1;
+        t.warmup = n <= (std::size_t{1} << 20) ? 1 : 0;
+        Measurement m;
+        m.bytes = bytes;
+        m.items = static_cast<double>(n);
+        m.ms = time_host(
+            t, [&] { sort_cpu(keys.data(), with_values ? values.data() : nullptr, n, kind.order); },
+            [&] {
+                keys = data.input.keys;
+                values = data.input.values;
+            });
+        const CheckResult r = check_sorted_output(data.input, data.expected, keys.data(),
+                                                   with_values ? values.data() : nullptr, kind.order);
+        m.correct = r.ok;
+        m.check_message = r.message;
+        m.note = "one CPU thread (std::sort), for scale; not timed above 2^24";
+        rows.push_back(m);
+        return rows;
+    }
+
+    if (impl.name == "cub") {
+        // Out of place: the input stays intact; the output is poisoned before each run.
+        DeviceBuffer<K> keys_in, keys_out(n);
+        DeviceBuffer<u32> values_in, values_out(with_values ? n : 0);
+        keys_in.upload(data.input.keys);
+        if (with_values) values_in.upload(data.input.values);
+        const u32* vin = with_values ? values_in.data() : nullptr;
+        u32* vout = with_values ? values_out.data() : nullptr;
+        CubRadixSort<K> cub(n, with_values, kind.order);
+        const std::size_t launches = cub.count_kernel_launches(keys_in.data(), keys_out.data(), vin, vout, n);
+        Measurement m;
+        m.bytes = bytes;
+        m.items = static_cast<double>(n);
+        m.ms = time_device(
+            ctx.timing, &ctx.flusher, [&] { cub.sort(keys_in.data(), keys_out.data(), vin, vout, n); },
+            [&] {
+                keys_out.poison();
+                values_out.poison();
+            });
+        const std::vector<K> out = keys_out.to_host();
+        const std::vector<u32> out_values = values_out.to_host();
+        const CheckResult r = check_sorted_output(data.input, data.expected, out.data(),
+                                                  with_values ? out_values.data() : nullptr, kind.order);
+        m.correct = r.ok;
+        m.check_message = r.message;
+        m.note = format("%zu kernel launches (counted in a CUDA graph): a histogram, then one pass per 8-bit digit", launches);
+        rows.push_back(m);
+        return rows;
+    }
+
+    rows.push_back(measure_in_place<K>(impl.name, sort_by_name<K>(impl.name), data, kind, ctx));
+    rows.back().label.clear();  // the implementation's own row
+    // The seed's one-launch-per-step neighbour: n launches instead of L(L+1)/2.
+    if (impl.name == "seed" && n <= kOddEvenBenchMax)
+        rows.push_back(measure_in_place<K>("odd_even", odd_even_transposition_sort<K>, data, kind, ctx));
+    return rows;
+}
+
+}  // namespace
+
+const char* to_string(KeyType type) {
+    switch (type) {
+        case KeyType::U32: return "u32";
+        case KeyType::I32: return "i32";
+        case KeyType::F32: return "f32";
+    }
+    return "?";
+}
+
+int to_variant(const CaseKind& kind) {
+    return static_cast<int>(kind.type) | (kind.order == SortOrder::Descending ? 4 : 0) | (kind.with_values ? 8 : 0) |
+           (kind.specials ? 16 : 0);
+}
+
+CaseKind from_variant(int variant) {
+    CaseKind kind;
+    kind.type = static_cast<KeyType>(variant & 3);
+    kind.order = (variant & 4) ? SortOrder::Descending : SortOrder::Ascending;
+    kind.with_values = (variant & 8) != 0;
+    kind.specials = (variant & 16) != 0;
+    return kind;
+}
+
+std::string describe(const CaseKind& kind) {
+    return std::string(to_string(kind.type)) + (kind.order == SortOrder::Descending ? " desc" : " asc") +
+           (kind.with_values ? " pairs" : " keys") + (kind.specials ? " specials" : "");
+}
+
+std::vector<CaseKind> all_kinds() {
+    std::vector<CaseKind> kinds;
+    for (KeyType type : {KeyType::U32, KeyType::I32, KeyType::F32})
+        for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending})
+            for (bool with_values : {false, true}) kinds.push_back({type, order, with_values, false});
+    return kinds;
+}
+
+template <typename K>
+SortFn<K> sort_by_name(const std::string& name) {
+    if (name == "student") return bitonic_sort_student<K>;
+    if (name == "seed") return bitonic_sort_seed<K>;
+    if (name == "half_threads") return bitonic_sort_half_threads<K>;
+    if (name == "shared") return bitonic_sort_shared<K>;
+    if (name == "fused") return bitonic_sort_fused<K>;
+    if (name == "thrust") return thrust_sort<K>;
+    if (name == "cub") {
+        return [](K* keys, u32* values, std::size_t n, SortOrder order) {
+            DeviceBuffer<K> keys_in(n);
+            DeviceBuffer<u32> values_in(values != nullptr ? n : 0);
+            if (n == 0) return;
+            PMPP_CUDA_CHECK(cudaMemcpy(keys_in.data(), keys, n * sizeof(K), cudaMemcpyDeviceToDevice));
+            if (values != nullptr)
+                PMPP_CUDA_CHECK(cudaMemcpy(values_in.data(), values, n * sizeof(u32), cudaMemcpyDeviceToDevice));
+            CubRadixSort<K> cub(n, values != nullptr, order);
+            cub.sort(keys_in.data(), keys, values != nullptr ? values_in.data() : nullptr, values, n);
+        };
+    }
+    throw std::logic_error("bitonic: no sort named " + name);
+}
+
+template <typename K>
+SortInput<K> make_input(std::size_t n, Distribution dist, const CaseKind& kind, std::uint64_t seed) {
+    SortInput<K> in;
+    in.keys = generate<K>(n, dist, derive_seed(seed, 1));
+    Rng rng(derive_seed(seed, 2));
+    if (kind.specials) {
+        const std::vector<K> specials = special_values<K>();
+        for (K& key : in.keys)
+            if (rng.below(2) == 0) key = specials[rng.below(specials.size())];
+    }
+    if (kind.with_values) {
+        in.salt = rng.next_u32();
+        in.values.resize(n);
+        for (std::size_t i = 0; i < n; ++i) in.values[i] = static_cast<u32>(i) ^ in.salt;
+    }
+    return in;
+}
+
+template <typename K>
+CheckResult check_sorted_output(const SortInput<K>& in, const std::vector<K>& expected, const K* keys,
+                                const u32* values, SortOrder order) {
+    const std::size_t n = in.keys.size();
+    // Sorted keys are unique bit for bit (the total order tells every bit pattern apart), so
+    // equality with the CPU's answer is the whole check of the keys; the rest says why not.
+    CheckResult r = compare_exact(expected.data(), keys, n);
+    if (!r.ok) {
+        CheckResult sorted = check_sorted(keys, n, before_for<K>(order));
+        if (!sorted.ok) {
+            sorted.message += order == SortOrder::Ascending ? " (ascending asked)" : " (descending asked)";
+            const SortOrder other = order == SortOrder::Ascending ? SortOrder::Descending : SortOrder::Ascending;
+            if (n > 1 && std::memcmp(keys, in.keys.data(), n * sizeof(K)) == 0)
+                sorted.hint = "the keys are exactly the input: nothing was sorted (is the sort launched?)";
+            else if (check_sorted(keys, n, before_for<K>(other)).ok)
+                sorted.hint = "sorted in the opposite order: the direction of the last stage is reversed";
+            else
+                sorted.hint = "a skipped step, a wrong partner or a wrong direction bit leaves descents; if only "
+                              "lengths that are not powers of two fail, see the direction rule in bitonic_network.h";
+            return sorted;
+        }
+        CheckResult perm = check_permutation(in.keys.data(), keys, n);
+        if (!perm.ok) {
+            perm.hint = "the keys are in order, but some were lost and others duplicated: two threads writing one "
+                        "element (a missing barrier?) or an element written to the wrong place";
+            return perm;
+        }
+        return r;
+    }
+    if (values == nullptr) return r;
+
+    // Values: each names the input element it came from; that element's key must be beside it.
+    CheckResult v;
+    v.checked = n;
+    std::vector<char> seen(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t from = values[i] ^ in.salt;
+        std::string problem;
+        if (from >= n) problem = "not an input value";
+        else if (seen[from]) problem = "a second copy of input element " + std::to_string(from) + "'s value";
+        else if (bits_of(in.keys[from]) != bits_of(keys[i]))
+            problem = "the value of input element " + std::to_string(from) + ", whose key is " + format_key(in.keys[from]);
+        if (from < n) seen[from] = 1;
+        if (problem.empty()) continue;
+        ++v.mismatches;
+        if (v.first.size() < 5) v.first.push_back({i, "the value of an element with key " + format_key(keys[i]), problem});
+    }
+    v.ok = v.mismatches == 0;
+    if (!v.ok) {
+        v.message = "values did not travel with their keys: " + std::to_string(v.mismatches) + " of " +
+                    std::to_string(n) + " positions";
+        v.hint = "every swap of two keys must swap their values too";
+    }
+    return v;
+}
+
+template <typename K>
+CheckResult check_sort(const SortFn<K>& sort, std::size_t n, Distribution dist, const CaseKind& kind,
+                       std::uint64_t seed) {
+    const SortInput<K> in = make_input<K>(n, dist, kind, seed);
+    std::vector<K> expected = in.keys;
+    sort_cpu(expected.data(), nullptr, n, kind.order);
+
+    const std::size_t total = kGuard + padded_length(n) + kGuard;
+    DeviceBuffer<K> keys(total);
+    DeviceBuffer<u32> values(kind.with_values ? total : 0);
+    keys.poison(kGuardByte);
+    values.poison(kGuardByte);
+    if (n > 0) {
+        PMPP_CUDA_CHECK(cudaMemcpy(keys.data() + kGuard, in.keys.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+        if (kind.with_values)
+            PMPP_CUDA_CHECK(cudaMemcpy(values.data() + kGuard, in.values.data(), n * sizeof(u32), cudaMemcpyHostToDevice));
+    }
+    sort(keys.data() + kGuard, kind.with_values ? values.data() + kGuard : nullptr, n, kind.order);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+
+    const std::vector<K> out = keys.to_host();
+    const std::vector<u32> out_values = values.to_host();
+    CheckResult guards = check_guards(out, n, "key");
+    if (guards.ok && kind.with_values) guards = check_guards(out_values, n, "value");
+    if (!guards.ok) return guards;
+    return check_sorted_output(in, expected, out.data() + kGuard, kind.with_values ? out_values.data() + kGuard : nullptr,
+                               kind.order);
+}
+
+CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+    const CaseKind kind = from_variant(c.variant);
+    switch (kind.type) {
+        case KeyType::U32: return check_sort<u32>(sort_by_name<u32>(impl), c.n, c.dist, kind, seed);
+        case KeyType::I32: return check_sort<std::int32_t>(sort_by_name<std::int32_t>(impl), c.n, c.dist, kind, seed);
+        case KeyType::F32: return check_sort<float>(sort_by_name<float>(impl), c.n, c.dist, kind, seed);
+    }
+    throw std::logic_error("bitonic: unknown key type");
+}
+
+ExerciseDef exercise() {
+    ExerciseDef def;
+    def.id = "05_bitonic";
+    def.title = "bitonic sort, from one launch per step to fused register passes (PMPP chapter 13)";
+    def.impls = {
+        {"student", ImplKind::Student, "your bitonic_student.cu (tasks 1-2)"},
+        {"seed", ImplKind::Reference,
+         "(1) one launch per step (k, j), n threads, half idle; at n <= 2^16 also times odd-even transposition"},
+        {"half_threads", ImplKind::Reference, "(2) n/2 threads: the lower index of a pair from bit arithmetic"},
+        {"shared", ImplKind::Reference, "(3) 2048-element tiles in shared memory: every step with j < 2048 in one launch"},
+        {"fused", ImplKind::Reference,
+         "(4) 32 elements per thread in registers: 8192-element tiles, 4 long strides per pass over memory"},
+        {"thrust", ImplKind::Library, "thrust::sort / thrust::sort_by_key, in place (a radix sort)"},
+        {"cub", ImplKind::Library, "cub::DeviceRadixSort, out of place, temporary storage allocated once"},
+        {"cpu", ImplKind::Cpu, "std::sort on the total order of keys.h: the definition of correct"},
+    };
+    def.baseline = "cub";
+    def.items_unit = "Gkeys/s";
+    def.extra_options = {
+        {"type", "TYPE", "key type the benchmark sorts (the check covers all three)", "u32", {"u32", "i32", "f32"}},
+        {"descending", "", "benchmark a descending sort (the check covers both orders)", ""},
+        {"pairs", "", "benchmark key-value pairs, uint32 values (the check covers keys and pairs)", ""},
+    };
+    def.max_size = kMaxSortLength;
+    def.bench_sizes = {std::size_t{1} << 14, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26};
+    def.cases = [](const Options& opts) {
+        bench_kind(opts);  // a bad --type is a usage error before any case runs
+        return bitonic_cases(opts);
+    };
+    def.run_case = [](const Impl& impl, const Case& c, std::uint64_t seed, const Options&) {
+        return check_case(impl.name, c, seed);
+    };
+    def.bench = [](const Impl& impl, std::size_t n, BenchContext& ctx) {
+        const CaseKind kind = bench_kind(ctx.opts);
+        switch (kind.type) {
+            case KeyType::U32: return bench_typed<u32>(impl, n, ctx, kind);
+            case KeyType::I32: return bench_typed<std::int32_t>(impl, n, ctx, kind);
+            case KeyType::F32: return bench_typed<float>(impl, n, ctx, kind);
+        }
+        throw std::logic_error("bitonic: unknown key type");
+    };
+    // Keys and values, their restore copies, CUB's output and temporary storage, the guard zones
+    // of the check (padded length): about 48 bytes per element at most.
+    def.device_bytes = [](std::size_t n) { return 48.0 * static_cast<double>(n) + 128.0 * (1 << 20); };
+    return def;
+}
+
+template SortFn<u32> sort_by_name<u32>(const std::string&);
+template SortFn<std::int32_t> sort_by_name<std::int32_t>(const std::string&);
+template SortFn<float> sort_by_name<float>(const std::string&);
+template SortInput<u32> make_input<u32>(std::size_t, Distribution, const CaseKind&, std::uint64_t);
+template SortInput<std::int32_t> make_input<std::int32_t>(std::size_t, Distribution, const CaseKind&, std::uint64_t);
+template SortInput<float> make_input<float>(std::size_t, Distribution, const CaseKind&, std::uint64_t);
+template CheckResult check_sorted_output<u32>(const SortInput<u32>&, const std::vector<u32>&, const u32*, const u32*,
+                                              SortOrder);
+template CheckResult check_sorted_output<std::int32_t>(const SortInput<std::int32_t>&, const std::vector<std::int32_t>&,
+                                                       const std::int32_t*, const u32*, SortOrder);
+template CheckResult check_sorted_output<float>(const SortInput<float>&, const std::vector<float>&, const float*,
+                                                const u32*, SortOrder);
+template CheckResult check_sort<u32>(const SortFn<u32>&, std::size_t, Distribution, const CaseKind&, std::uint64_t);
+template CheckResult check_sort<std::int32_t>(const SortFn<std::int32_t>&, std::size_t, Distribution, const CaseKind&,
+                                              std::uint64_t);
+template CheckResult check_sort<float>(const SortFn<float>&, std::size_t, Distribution, const CaseKind&, std::uint64_t);
+
+}  // namespace bitonic

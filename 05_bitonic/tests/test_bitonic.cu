@@ -1,0 +1,286 @@
+// Exercise 05 on the GPU: every sort on every key type, order and length the exercise promises;
+// the check rejects each deliberately wrong sort; the launch counts are the predicted ones; and
+// the harness accepts the reference answer end to end.
+#include "../bitonic_harness.h"
+#include "../bitonic_network.h"
+#include "wrong_bitonic.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+using namespace pmpp;
+using bitonic::CaseKind;
+using bitonic::KeyType;
+
+namespace {
+
+const std::vector<std::size_t> kEdgeSizes = {0,    1,    2,    3,    15,    16,    17,    1023,  1024,  1025,
+                                             2047, 2048, 2049, 8191, 8192,  8193,  16383, 16385, 65537, 131073};
+
+CheckResult check_named(const std::string& impl, std::size_t n, Distribution dist, const CaseKind& kind,
+                        std::uint64_t seed) {
+    const Case c{"", n, dist, bitonic::to_variant(kind)};
+    return bitonic::check_case(impl, c, seed);
+}
+
+std::uint64_t seed_for(std::size_t n, const CaseKind& kind) {
+    return pmpp::testing::test_seed(n * 64 + static_cast<std::size_t>(bitonic::to_variant(kind)));
+}
+
+const CaseKind kU32AscendingKeys{KeyType::U32, SortOrder::Ascending, false, false};
+const CaseKind kF32DescendingPairs{KeyType::F32, SortOrder::Descending, true, false};
+const CaseKind kI32AscendingPairs{KeyType::I32, SortOrder::Ascending, true, false};
+
+// A wrong sort, run through the exercise's check on a few kinds.
+template <template <typename> class Wrong>
+std::vector<CheckResult> check_wrong(std::size_t n) {
+    std::vector<CheckResult> results;
+    results.push_back(bitonic::check_sort<std::uint32_t>(Wrong<std::uint32_t>::fn, n, Distribution::Uniform,
+                                                         kU32AscendingKeys, seed_for(n, kU32AscendingKeys)));
+    results.push_back(bitonic::check_sort<float>(Wrong<float>::fn, n, Distribution::Uniform, kF32DescendingPairs,
+                                                 seed_for(n, kF32DescendingPairs)));
+    results.push_back(bitonic::check_sort<std::int32_t>(Wrong<std::int32_t>::fn, n, Distribution::Uniform,
+                                                        kI32AscendingPairs, seed_for(n, kI32AscendingPairs)));
+    return results;
+}
+
+#define WRONG_SORT(name)                                                                          \
+    template <typename K>                                                                         \
+    struct name {                                                                                 \
+        static void fn(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {          \
+            wrong::name<K>(keys, values, n, order);                                               \
+        }                                                                                         \
+    };
+namespace wrong_sorts {
+WRONG_SORT(skips_a_step)
+WRONG_SORT(flips_the_direction_bit)
+WRONG_SORT(reads_the_direction_from_the_wrong_bit)
+WRONG_SORT(uses_the_seeds_direction_rule)
+WRONG_SORT(loses_a_key_and_duplicates_another)
+WRONG_SORT(leaves_the_values_behind)
+WRONG_SORT(pads_in_memory_past_the_end)
+WRONG_SORT(does_nothing)
+}  // namespace wrong_sorts
+
+std::size_t launches_of(const std::string& impl, std::size_t n) {
+    DeviceBuffer<std::uint32_t> keys(n);
+    const auto input = generate<std::uint32_t>(n, Distribution::Uniform, pmpp::testing::test_seed(n));
+    keys.upload(input);
+    launch_tally() = {};
+    bitonic::sort_by_name<std::uint32_t>(impl)(keys.data(), nullptr, n, SortOrder::Ascending);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    return launch_tally().launches;
+}
+
+}  // namespace
+
+// ---- every sort, every kind -------------------------------------------------------------------------
+
+class EverySort : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EverySort, SortsEveryKeyTypeAndOrderWithAndWithoutValuesOnEveryEdgeSize) {
+    PMPP_REQUIRE_GPU();
+    for (const CaseKind& kind : bitonic::all_kinds())
+        for (std::size_t n : kEdgeSizes) {
+            const CheckResult r = check_named(GetParam(), n, Distribution::Uniform, kind, seed_for(n, kind));
+            EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+        }
+}
+
+TEST_P(EverySort, SortsFewDistinctAllEqualSortedAndReversedKeys) {
+    PMPP_REQUIRE_GPU();
+    for (const CaseKind& kind : bitonic::all_kinds())
+        for (Distribution d : {Distribution::FewDistinct, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed})
+            for (std::size_t n : {std::size_t{1000}, std::size_t{8193}}) {
+                const CheckResult r = check_named(GetParam(), n, d, kind, seed_for(n, kind) + static_cast<int>(d));
+                EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " " << to_string(d) << " " << bitonic::describe(kind)
+                                  << ": " << r.report();
+            }
+}
+
+TEST_P(EverySort, SortsSignedZerosInfinitiesNaNsAndIntegerExtremes) {
+    PMPP_REQUIRE_GPU();
+    for (CaseKind kind : bitonic::all_kinds()) {
+        kind.specials = true;
+        for (std::size_t n : {std::size_t{3}, std::size_t{100}, std::size_t{4097}, std::size_t{65537}}) {
+            const CheckResult r = check_named(GetParam(), n, Distribution::Uniform, kind, seed_for(n, kind));
+            EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllSorts, EverySort,
+                         ::testing::Values("seed", "half_threads", "shared", "fused", "thrust", "cub", "student"),
+                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+
+TEST(OddEvenTransposition, SortsSmallInputsOfEveryKind) {
+    PMPP_REQUIRE_GPU();
+    for (CaseKind kind : bitonic::all_kinds())
+        for (bool specials : {false, true}) {
+            kind.specials = specials;
+            for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{17},
+                                  std::size_t{256}, std::size_t{1000}, std::size_t{2049}}) {
+                CheckResult r;
+                const std::uint64_t seed = seed_for(n, kind);
+                switch (kind.type) {
+                    case KeyType::U32:
+                        r = bitonic::check_sort<std::uint32_t>(odd_even_transposition_sort<std::uint32_t>, n,
+                                                               Distribution::Uniform, kind, seed);
+                        break;
+                    case KeyType::I32:
+                        r = bitonic::check_sort<std::int32_t>(odd_even_transposition_sort<std::int32_t>, n,
+                                                              Distribution::Uniform, kind, seed);
+                        break;
+                    case KeyType::F32:
+                        r = bitonic::check_sort<float>(odd_even_transposition_sort<float>, n, Distribution::Uniform, kind, seed);
+                        break;
+                }
+                EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+            }
+        }
+}
+
+// ---- launches: counted against the formulas of NOTES.md --------------------------------------------------
+
+TEST(LaunchCounts, TheSeedAndHalfThreadsLaunchOncePerStepOfThePaddedNetwork) {
+    PMPP_REQUIRE_GPU();
+    EXPECT_EQ(launches_of("seed", 1024), bitonic::network_steps(10));
+    EXPECT_EQ(launches_of("seed", 1025), bitonic::network_steps(11));
+    EXPECT_EQ(launches_of("half_threads", 1 << 16), bitonic::network_steps(16));
+    EXPECT_EQ(launches_of("seed", 1), 0u);
+}
+
+TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
+    PMPP_REQUIRE_GPU();
+    // shared: 1 + sum over stages s = 12 ... 20 of (s - 11 long steps + 1 tile launch) = 55.
+    EXPECT_EQ(launches_of("shared", std::size_t{1} << 20), 55u);
+    EXPECT_EQ(launches_of("shared", 2048), 1u);
+    // fused: 1 + sum over stages 14 ... 20 of (ceil((s - 13) / 4) + 1) = 18.
+    EXPECT_EQ(launches_of("fused", std::size_t{1} << 20), 18u);
+    EXPECT_EQ(launches_of("fused", 8192), 1u);
+    const double bytes = launch_tally().bytes;
+    EXPECT_EQ(bytes, 2.0 * 8192 * 4) << "one launch reads and writes each key once";
+}
+
+// ---- the check rejects each deliberately wrong sort ---------------------------------------------------
+
+TEST(WrongSorts, ASortThatSkipsAStepIsRejectedAsNotSorted) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::skips_a_step>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, ASortWithAFlippedDirectionBitIsRejectedAsSortedTheOtherWay) {
+    PMPP_REQUIRE_GPU();
+    // Flipping every direction of one stage but the last is harmless (both halves of each block
+    // still sort in opposite directions): flipped everywhere, the last stage reverses the output.
+    for (const CheckResult& r : check_wrong<wrong_sorts::flips_the_direction_bit>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.hint.find("opposite order"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, ASortThatReadsTheDirectionFromTheWrongBitIsRejectedAsNotSorted) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::reads_the_direction_from_the_wrong_bit>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, TheSeedsDirectionRulePassesPowersOfTwoAndIsRejectedBetweenThem) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::uses_the_seeds_direction_rule>(1024)) EXPECT_TRUE(r.ok) << r.report();
+    for (std::size_t n : {std::size_t{1000}, std::size_t{1025}})
+        for (const CheckResult& r : check_wrong<wrong_sorts::uses_the_seeds_direction_rule>(n))
+            EXPECT_FALSE(r.ok) << "n=" << n << ": the case list needs lengths that are not powers of two";
+}
+
+TEST(WrongSorts, ASortThatLosesAKeyAndDuplicatesAnotherIsRejectedAsNotAPermutation) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::loses_a_key_and_duplicates_another>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.message.find("not a permutation"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, ASortThatLeavesTheValuesBehindIsRejected) {
+    PMPP_REQUIRE_GPU();
+    const auto results = check_wrong<wrong_sorts::leaves_the_values_behind>(1000);
+    EXPECT_TRUE(results[0].ok) << "keys only: nothing to leave behind";
+    for (std::size_t i = 1; i < results.size(); ++i) {
+        ASSERT_FALSE(results[i].ok);
+        EXPECT_NE(results[i].message.find("did not travel"), std::string::npos) << results[i].report();
+    }
+}
+
+TEST(WrongSorts, ASortThatPadsInMemoryPastTheEndIsRejected) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::pads_in_memory_past_the_end>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.message.find("wrote outside"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
+    PMPP_REQUIRE_GPU();
+    for (const CheckResult& r : check_wrong<wrong_sorts::does_nothing>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE(r.hint.find("nothing was sorted"), std::string::npos) << r.report();
+    }
+}
+
+// ---- the harness, as `make run` uses it --------------------------------------------------------------
+
+TEST(Harness, AcceptsEveryReferenceAndTheReferenceAnswerOnEveryCase) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"bitonic", "--impl", "all", "--check", "--seed", seed.c_str()};
+    Json results;
+    EXPECT_EQ(run_exercise(bitonic::exercise(), 6, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    for (const auto& impl : results.at("check_summary").items())
+        EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+}
+
+TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputsAndCountsLaunches) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"bitonic", "--impl", "all", "--bench", "--size", "2^14", "--repeats", "3", "--warmup", "1"};
+    Json results;
+    ASSERT_EQ(run_exercise(bitonic::exercise(), 10, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    std::set<std::string> labels;
+    for (const auto& row : results.at("bench").elements()) {
+        const std::string label = row.at("label").as_string();
+        labels.insert(label);
+        EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
+        EXPECT_GT(row.at("median_ms").as_number(), 0);
+        const std::string note = row.contains("note") ? row.at("note").as_string() : "";
+        if (label == "seed") EXPECT_EQ(note.find("105 launches"), 0u) << row.dump();
+        if (label == "odd_even") EXPECT_EQ(note.find("16384 launches"), 0u) << row.dump();
+        if (label == "fused") EXPECT_EQ(note.find("3 launches"), 0u) << row.dump();
+        if (label == "cub") EXPECT_NE(note.find("kernel launches"), std::string::npos) << row.dump();
+    }
+    for (const char* l : {"student", "seed", "odd_even", "half_threads", "shared", "fused", "thrust", "cub", "cpu"})
+        EXPECT_TRUE(labels.count(l)) << l;
+}
+
+TEST(Harness, BenchmarksAnyKeyTypeOrderAndPairsOnRequest) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"bitonic", "--impl", "fused,shared,thrust,cub", "--bench", "--size", "70000",
+                          "--type", "f32", "--descending", "--pairs", "--repeats", "2"};
+    Json results;
+    ASSERT_EQ(run_exercise(bitonic::exercise(), 12, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    for (const auto& row : results.at("bench").elements()) EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
+}
+
+TEST(Harness, RejectsAnUnknownKeyTypeAsAUsageError) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"bitonic", "--check", "--type", "u64"};
+    Json results;
+    EXPECT_EQ(run_exercise(bitonic::exercise(), 4, const_cast<char**>(argv), results), kExitUsage) << results.dump();
+}

@@ -1,0 +1,262 @@
+// Variant 4 without a GPU: its block-level code (bitonic_4_fused.cuh) runs on the host, one
+// thread after another between barriers, with shared memory poisoned after every window change.
+// These tests pin the plan of passes, the windows, the shared-memory layout and the index
+// arithmetic; the device tests (test_bitonic.cu) then run the same code on the GPU.
+#include "../bitonic_4_fused.cuh"
+#include "../bitonic_harness.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+using namespace pmpp;
+using namespace bitonic::fused;
+using bitonic::CaseKind;
+using bitonic::KeyType;
+
+namespace {
+
+// The executor of the block-level code on the host: for_each_thread runs every thread in turn;
+// shared memory is refilled with garbage after each window change, so a thread that reads a
+// slot nobody wrote in this change reads garbage.
+template <class Shape, bool kValues>
+struct HostBlock {
+    static constexpr u32 kGarbage = 0xDEADBEEFu;
+    std::vector<Registers<Shape, kValues>> regs = std::vector<Registers<Shape, kValues>>(Shape::kThreads);
+    std::vector<u32> storage = std::vector<u32>(2 * Shape::kSharedWords, kGarbage);
+    u32* shared_keys = storage.data();
+    u32* shared_values = storage.data() + Shape::kSharedWords;
+    u32 tile = 0;
+    int syncs = 0;
+
+    template <class F>
+    void for_each_thread(F&& f) {
+        for (u32 t = 0; t < static_cast<u32>(Shape::kThreads); ++t) f(t, regs[t]);
+    }
+    void sync() {
+        if (++syncs % 2 == 0) std::fill(storage.begin(), storage.end(), kGarbage);  // a window change is over
+    }
+};
+
+// bitonic_sort_fused, emulated: the plan's passes, each over every tile or every thread.
+template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
+void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
+    const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
+    const u32 n32 = static_cast<u32>(n);
+    const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems)) {
+        if (pass.kind == Pass::Kind::GlobalStrides) {
+            static_for<1, kMaxLogGlobalItems + 1>([&](auto log_items) {
+                constexpr int kLogItems = decltype(log_items)::value;
+                if (pass.log_items != kLogItems) return;
+                const u32 threads = global_pass_threads(n32, pass.low_bit, kLogItems);
+                for (u32 t = 0; t < threads; ++t)
+                    global_pass_thread<kLogItems, kValues>(t, keys, values, n32, pass.k, pass.low_bit);
+            });
+            continue;
+        }
+        for (u32 tile = 0; tile < tiles; ++tile) {
+            HostBlock<Shape, kValues> block;
+            block.tile = tile;
+            if (pass.kind == Pass::Kind::SortTiles) sort_tile<Shape, kValues>(block, keys, values, n32, flip, pass.last);
+            else merge_tile<Shape, kValues>(block, keys, values, n32, pass.k, flip, pass.last);
+        }
+    }
+}
+
+template <class Shape, int kMaxLogGlobalItems, class K>
+void expect_emulation_sorts(std::size_t n, const CaseKind& kind, std::uint64_t seed) {
+    const auto in = bitonic::make_input<K>(n, Distribution::Uniform, kind, seed);
+    std::vector<K> keys = in.keys, expected = in.keys;
+    std::vector<u32> values = in.values;
+    sort_cpu(expected.data(), nullptr, n, kind.order);
+    if (kind.with_values) emulate_fused<Shape, kMaxLogGlobalItems, true>(keys.data(), values.data(), n, kind.order);
+    else emulate_fused<Shape, kMaxLogGlobalItems, false>(keys.data(), static_cast<u32*>(nullptr), n, kind.order);
+    const CheckResult r = bitonic::check_sorted_output(in, expected, keys.data(),
+                                                       kind.with_values ? values.data() : nullptr, kind.order);
+    EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+}
+
+template <class Shape, int kMaxLogGlobalItems>
+void expect_emulation_sorts_every_kind(const std::vector<std::size_t>& sizes) {
+    for (const CaseKind& base : bitonic::all_kinds())
+        for (bool specials : {false, true}) {
+            CaseKind kind = base;
+            kind.specials = specials;
+            for (std::size_t n : sizes) {
+                const std::uint64_t seed = pmpp::testing::test_seed(n * 64 + static_cast<std::size_t>(bitonic::to_variant(kind)));
+                switch (kind.type) {
+                    case KeyType::U32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::uint32_t>(n, kind, seed); break;
+                    case KeyType::I32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::int32_t>(n, kind, seed); break;
+                    case KeyType::F32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, float>(n, kind, seed); break;
+                }
+            }
+        }
+}
+
+using SmallShape = TileShape<5, 5>;    // 32 threads x 32 = 1024 per tile: many stages past the tile cheaply
+using ShippedShape = TileShape<8, 5>;  // what bitonic_4_fused.cu launches
+
+// The steps (log2 k, log2 j) a plan performs, in order.
+std::vector<std::pair<int, int>> steps_of(const std::vector<Pass>& passes, int log_tile) {
+    std::vector<std::pair<int, int>> steps;
+    for (const Pass& p : passes) {
+        const int s = bitonic::log2_exact(p.k);
+        switch (p.kind) {
+            case Pass::Kind::SortTiles:
+                for (int stage = 1; stage <= log_tile; ++stage)
+                    for (int b = stage - 1; b >= 0; --b) steps.push_back({stage, b});
+                break;
+            case Pass::Kind::GlobalStrides:
+                for (int b = p.low_bit + p.log_items - 1; b >= p.low_bit; --b) steps.push_back({s, b});
+                break;
+            case Pass::Kind::MergeTiles:
+                for (int b = log_tile - 1; b >= 0; --b) steps.push_back({s, b});
+                break;
+        }
+    }
+    return steps;
+}
+
+}  // namespace
+
+// ---- the sort, emulated -------------------------------------------------------------------------------
+
+TEST(FusedEmulated, SortsEveryKindOnEveryEdgeSizeWithASmallTile) {
+    std::vector<std::size_t> sizes;
+    for (std::size_t n = 0; n <= 40; ++n) sizes.push_back(n);
+    for (std::size_t n : {1023, 1024, 1025, 2049, 4097, 16385}) sizes.push_back(n);
+    sizes.push_back((std::size_t{1} << 17) + 3);  // stages past the tile need 7 long strides: 3 passes
+    expect_emulation_sorts_every_kind<SmallShape, 3>(sizes);
+}
+
+TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
+    // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile, 2 passes of at most 4.
+    const std::vector<std::size_t> sizes = {8191, 8192, 8193, (std::size_t{1} << 14) + 1, (std::size_t{1} << 18) + 3};
+    for (std::size_t n : sizes) {
+        expect_emulation_sorts<ShippedShape, 4, std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n));
+        expect_emulation_sorts<ShippedShape, 4, float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
+                                                       pmpp::testing::test_seed(n + 1));
+    }
+}
+
+// ---- the plan ---------------------------------------------------------------------------------------
+
+TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
+    for (int max_log_items : {1, 3, 4, 5})
+        for (int log_n = 14; log_n <= 27; ++log_n) {
+            const std::size_t n = (std::size_t{1} << (log_n - 1)) + 1;  // padded to 2^log_n
+            const auto passes = plan(n, ShippedShape::kLogTile, max_log_items);
+            std::vector<std::pair<int, int>> network;
+            for (int s = 1; s <= log_n; ++s)
+                for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
+            EXPECT_EQ(steps_of(passes, ShippedShape::kLogTile), network) << "n=" << n << " max=" << max_log_items;
+            for (const Pass& p : passes)
+                if (p.kind == Pass::Kind::GlobalStrides) EXPECT_LE(p.log_items, max_log_items);
+            EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
+            EXPECT_TRUE(passes.back().last);
+        }
+}
+
+TEST(FusedPlan, LaunchesWhatTheNotesPredict) {
+    // 1 tile sort + for each stage past the tile: ceil(m / 4) long passes (m long strides) + 1 merge.
+    EXPECT_EQ(plan(std::size_t{1} << 13, 13, 4).size(), 1u);
+    EXPECT_EQ(plan(std::size_t{1} << 20, 13, 4).size(), 18u);
+    EXPECT_EQ(plan(std::size_t{1} << 24, 13, 4).size(), 33u);
+    EXPECT_EQ(plan(std::size_t{1} << 26, 13, 4).size(), 42u);
+    EXPECT_EQ(plan(0, 13, 4).size(), 0u);
+    EXPECT_EQ(plan(1, 13, 4).size(), 0u);
+}
+
+// ---- layout and index arithmetic ---------------------------------------------------------------------
+
+template <class Shape>
+void expect_shared_layout_sound() {
+    std::set<int> windows = {Shape::kLinearWindow};
+    for (int b = 0; b < Shape::kLogTile; ++b) windows.insert(Shape::window_of(b));
+    for (int c : windows) {
+        std::set<u32> slots;
+        for (u32 t = 0; t < static_cast<u32>(Shape::kThreads); ++t)
+            for (int r = 0; r < Shape::kItems; ++r) {
+                const u32 index = Shape::index(t, r, c);
+                ASSERT_LT(index, Shape::kTile);
+                const u32 slot = smem_slot(index);
+                ASSERT_LT(slot, Shape::kSharedWords);
+                slots.insert(slot);
+                ASSERT_EQ(slot, smem_slot(Shape::index(t, 0, c)) + smem_slot(static_cast<u32>(r) << c))
+                    << "the code addresses register r as the thread's slot plus a constant";
+            }
+        EXPECT_EQ(slots.size(), Shape::kTile) << "window " << c << ": every element has its own slot";
+        for (u32 warp = 0; warp < static_cast<u32>(Shape::kThreads) / 32; ++warp)
+            for (int r = 0; r < Shape::kItems; ++r) {
+                std::set<u32> banks;
+                for (u32 lane = 0; lane < 32; ++lane) banks.insert(smem_slot(Shape::index(warp * 32 + lane, r, c)) % 32);
+                ASSERT_EQ(banks.size(), 32u) << "window " << c << " warp " << warp << " register " << r << ": bank conflict";
+            }
+    }
+}
+
+TEST(FusedTile, SharedMemorySlotsAreOnePerElementAdditiveAndFreeOfBankConflicts) {
+    expect_shared_layout_sound<TileShape<5, 5>>();
+    expect_shared_layout_sound<TileShape<7, 5>>();
+    expect_shared_layout_sound<TileShape<8, 5>>();
+    expect_shared_layout_sound<TileShape<9, 5>>();
+}
+
+TEST(FusedTile, EveryWindowHoldsEveryElementOnceAndTheStepsBitsInRegisters) {
+    using S = ShippedShape;
+    for (int b = 0; b < S::kLogTile; ++b) {
+        const int c = S::window_of(b);
+        EXPECT_LE(c, b);
+        EXPECT_LT(b, c + S::kLogItems) << "the stride 2^" << b << " is a register bit of its window";
+    }
+    for (u32 t = 0; t < static_cast<u32>(S::kThreads); ++t)
+        for (int r = 0; r < S::kItems; ++r)
+            ASSERT_EQ(S::index(t, r, S::kLinearWindow), t + static_cast<u32>(r) * S::kThreads) << "loads are coalesced";
+}
+
+TEST(FusedGlobalPass, ThreadsCoverEachElementBelowNExactlyOnce) {
+    Rng rng(pmpp::testing::test_seed());
+    for (int trial = 0; trial < 200; ++trial) {
+        const int log_items = 1 + static_cast<int>(rng.below(5));
+        const int low_bit = static_cast<int>(rng.below(12));
+        const u32 n = 1 + static_cast<u32>(rng.below(std::uint64_t{1} << (low_bit + log_items + 3)));
+        const u32 threads = global_pass_threads(n, low_bit, log_items);
+        std::vector<int> covered(n, 0);
+        for (u32 t = 0; t < threads; ++t) {
+            const u32 first = global_pass_first(t, low_bit, log_items);
+            ASSERT_LT(first, n) << "a launched thread holds at least one real element";
+            for (u32 r = 0; r < (1u << log_items); ++r) {
+                const u32 g = first + (r << low_bit);
+                if (g < n) ++covered[g];
+            }
+        }
+        const u32 next_first = global_pass_first(threads, low_bit, log_items);
+        EXPECT_GE(next_first, n) << "the first thread not launched would hold only padding";
+        for (u32 g = 0; g < n; ++g) ASSERT_EQ(covered[g], 1) << "n=" << n << " low_bit=" << low_bit << " g=" << g;
+    }
+}
+
+TEST(FusedKeys, EncodingFollowsTheTotalOrderBothWaysAndRoundTrips) {
+    Rng rng(pmpp::testing::test_seed());
+    for (int i = 0; i < 100000; ++i) {
+        const u32 a = rng.next_u32(), b = rng.next_u32();
+        for (u32 flip : {0u, ~0u}) {
+            const float fa = key_from_bits<float>(a), fb = key_from_bits<float>(b);
+            ASSERT_EQ(bits_of(decode<float>(encode(fa, flip), flip)), a);
+            ASSERT_EQ(decode<std::int32_t>(encode(static_cast<std::int32_t>(a), flip), flip), static_cast<std::int32_t>(a));
+            ASSERT_EQ(decode<u32>(encode(a, flip), flip), a);
+            const bitonic::Before<float> before{flip != 0};
+            ASSERT_EQ(before(fa, fb), encode(fa, flip) < encode(fb, flip));
+            const bitonic::Before<std::int32_t> before_i{flip != 0};
+            ASSERT_EQ(before_i(static_cast<std::int32_t>(a), static_cast<std::int32_t>(b)),
+                      encode(static_cast<std::int32_t>(a), flip) < encode(static_cast<std::int32_t>(b), flip));
+        }
+    }
+    EXPECT_EQ(encode(key_from_bits<float>(0xFF800001u), 0u), kPadding)
+        << "the last key of the order (the negative NaN of smallest payload) ties with the padding: ties never swap";
+}

@@ -1,0 +1,119 @@
+#include "wrong_bitonic.h"
+
+#include "../bitonic_network.h"
+
+#include "common/cuda_check.h"
+
+namespace {
+
+enum class Mistake { None, SkipsAStep, FlipsTheDirectionBit, ReadsTheWrongBit, SeedsDirectionRule };
+
+template <typename K>
+__global__ void faulty_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
+                            bitonic::Before<K> before, Mistake mistake) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t partner = i ^ j;
+    if (partner <= i || partner >= n) return;
+    bool forward = bitonic::sorts_forward(i, k, n);
+    if (mistake == Mistake::FlipsTheDirectionBit) forward = !forward;
+    if (mistake == Mistake::ReadsTheWrongBit) forward = bitonic::sorts_forward(i, k >> 1, n);
+    if (mistake == Mistake::SeedsDirectionRule) forward = (i & k) == 0;
+    bitonic::compare_exchange(keys, values, i, partner, forward, before);
+}
+
+template <typename K>
+void faulty_network(Mistake mistake, K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    if (n < 2) return;
+    const auto blocks = static_cast<unsigned>((n + 255) / 256);
+    for (std::size_t k = 2; k <= bitonic::padded_length(n); k <<= 1)
+        for (std::size_t j = k >> 1; j > 0; j >>= 1) {
+            if (mistake == Mistake::SkipsAStep && k == 4 && j == 1) continue;
+            faulty_step<<<blocks, 256>>>(keys, values, n, j, k, bitonic::before_for<K>(order), mistake);
+            PMPP_CHECK_LAUNCH();
+        }
+}
+
+template <typename K>
+__global__ void copy_element(K* keys, std::uint32_t* values, std::size_t from, std::size_t to) {
+    keys[to] = keys[from];
+    if (values != nullptr) values[to] = values[from];
+}
+
+template <typename K>
+__global__ void fill_padding(K* keys, std::uint32_t* values, std::size_t n, std::size_t padded, K last) {
+    const std::size_t i = n + blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= padded) return;
+    keys[i] = last;
+    if (values != nullptr) values[i] = 0;
+}
+
+// The key that sorts after every other in `order` (keys.h): its ordered bits are all ones, or
+// all zeros when descending.
+template <typename K>
+K last_key(SortOrder order) {
+    const std::uint32_t bits = order == SortOrder::Ascending ? 0xFFFFFFFFu : 0u;
+    if constexpr (std::is_same_v<K, float>) return pmpp::from_ordered_bits(bits);
+    else if constexpr (std::is_same_v<K, std::int32_t>) return pmpp::from_ordered_bits_i32(bits);
+    else return bits;
+}
+
+}  // namespace
+
+namespace wrong {
+
+template <typename K>
+void skips_a_step(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::SkipsAStep, keys, values, n, order);
+}
+
+template <typename K>
+void flips_the_direction_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::FlipsTheDirectionBit, keys, values, n, order);
+}
+
+template <typename K>
+void reads_the_direction_from_the_wrong_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::ReadsTheWrongBit, keys, values, n, order);
+}
+
+template <typename K>
+void uses_the_seeds_direction_rule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::SeedsDirectionRule, keys, values, n, order);
+}
+
+template <typename K>
+void loses_a_key_and_duplicates_another(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    bitonic_sort_seed(keys, values, n, order);
+    if (n < 2) return;
+    copy_element<<<1, 1>>>(keys, values, n / 2 - 1, n / 2);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <typename K>
+void leaves_the_values_behind(K* keys, std::uint32_t*, std::size_t n, SortOrder order) {
+    bitonic_sort_seed(keys, static_cast<std::uint32_t*>(nullptr), n, order);
+}
+
+template <typename K>
+void pads_in_memory_past_the_end(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    const std::size_t padded = bitonic::padded_length(n);
+    if (padded > n) {
+        fill_padding<<<static_cast<unsigned>((padded - n + 255) / 256), 256>>>(keys, values, n, padded, last_key<K>(order));
+        PMPP_CHECK_LAUNCH();
+    }
+    faulty_network(Mistake::None, keys, values, padded, order);  // the keys below n come out right
+}
+
+template <typename K>
+void does_nothing(K*, std::uint32_t*, std::size_t, SortOrder) {}
+
+BITONIC_INSTANTIATE_SORT(skips_a_step)
+BITONIC_INSTANTIATE_SORT(flips_the_direction_bit)
+BITONIC_INSTANTIATE_SORT(reads_the_direction_from_the_wrong_bit)
+BITONIC_INSTANTIATE_SORT(uses_the_seeds_direction_rule)
+BITONIC_INSTANTIATE_SORT(loses_a_key_and_duplicates_another)
+BITONIC_INSTANTIATE_SORT(leaves_the_values_behind)
+BITONIC_INSTANTIATE_SORT(pads_in_memory_past_the_end)
+BITONIC_INSTANTIATE_SORT(does_nothing)
+
+}  // namespace wrong

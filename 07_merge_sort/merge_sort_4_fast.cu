@@ -1,0 +1,58 @@
+// merge_sort_4_fast.cu: the fast merge and sort (merge path; kernels in merge_sort_4_fast.cuh).
+//
+// Ideas over merge_sort_3_circular:
+//  - every output tile's start in A and B is found up front by a partition kernel, for all
+//    tiles at once: a k-ary search in which a group of lanes probes the range together and
+//    narrows it by a factor of lanes + 1 per step (five steps for 2^23 with 32 lanes, where a
+//    binary search takes 23 dependent reads);
+//  - one tile per block, loaded once: the block reads exactly its pieces of A and B, coalesced,
+//    kItems loads in flight per thread; each thread merges kItems consecutive outputs from
+//    shared memory into registers (a co-rank search in shared memory, then a sequential merge
+//    that keeps the next key of each side in a register); the outputs go back through shared
+//    memory so that the stores are coalesced too. Per element: one read and one write of global
+//    memory, the minimum;
+//  - larger sorted tiles at the start: kSortTile keys per block, each thread sorting its kItems
+//    in registers (odd-even transposition, stable), then merge rounds in shared memory. Runs of
+//    8704 instead of 1024 save three of the passes over global memory, each a full read and
+//    write of the keys (and values);
+//  - no final copy: the tile sort writes where the number of passes makes the last one land in
+//    the output.
+// kItems is odd so that a warp's blocked accesses (thread t at t * kItems + j) hit 32 different
+// banks. The shapes come from the sweep in tune/sweep.cu (NOTES.md).
+// Measured (H200, 2026-11-30): sort 18.0 Gkeys/s at 2^24, 17.4 at 2^28: 1.20x and 1.23x the
+// time of cub::DeviceMergeSort; merge at 2^28: 0.58 of the copy bandwidth (CUB 0.81).
+#include "merge_sort_4_fast.cuh"
+
+namespace merge_sort {
+
+namespace {
+
+// The shipped shapes: 17 items of 4 bytes per thread (as CUB's merge sort on sm_90), fewer for
+// wider items so that the registers and shared memory per block stay about the same.
+template <std::size_t BytesPerItem>
+struct ShippedShape {
+    static constexpr int kItems = BytesPerItem <= 4 ? 17 : BytesPerItem <= 8 ? 11 : 7;
+    using type = fast::Config<256, 512, kItems>;
+};
+template <class Key, class Value>
+using ShippedConfig = typename ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>::type;
+
+}  // namespace
+
+template <class Key, class Less>
+void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less) {
+    fast::merge_with<ShippedConfig<Key, NoValues>>(a, na, b, nb, c, splits, less);
+}
+
+template <class Key, class Value, class Less>
+void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+    fast::sort_with<ShippedConfig<Key, Value>>(args, n, less);
+}
+
+#define INSTANTIATE_FAST(Key, Less)                   \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_fast, Key, Less) \
+    MERGE_SORT_INSTANTIATE_SORT(sort_fast, Key, Less)
+MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_FAST)
+#undef INSTANTIATE_FAST
+
+}  // namespace merge_sort

@@ -1,0 +1,882 @@
+// merge_sort_harness.cu: inputs, the check and the benchmark of exercise 07.
+#include "merge_sort_harness.h"
+
+#include "merge_core.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/report.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <type_traits>
+
+namespace merge_sort {
+
+using namespace pmpp;
+
+// ---- Names and the case encoding -------------------------------------------------------------
+
+const char* to_string(KeyType type) {
+    switch (type) {
+        case KeyType::U32: return "u32";
+        case KeyType::I32: return "i32";
+        case KeyType::F32: return "f32";
+        case KeyType::U64: return "u64";
+        case KeyType::Event: return "event";
+    }
+    return "?";
+}
+
+bool parse_key_type(const std::string& text, KeyType& out) {
+    for (KeyType type : kKeyTypes)
+        if (text == to_string(type)) {
+            out = type;
+            return true;
+        }
+    return false;
+}
+
+const char* to_string(MergeShape shape) {
+    switch (shape) {
+        case MergeShape::Halves: return "n/2 + n/2";
+        case MergeShape::AEmpty: return "0 + n";
+        case MergeShape::BEmpty: return "n + 0";
+        case MergeShape::AOne: return "1 + (n-1)";
+        case MergeShape::BOne: return "(n-1) + 1";
+        case MergeShape::AThird: return "n/3 + 2n/3";
+        case MergeShape::AllABeforeB: return "all of A before B";
+        case MergeShape::AllBBeforeA: return "all of B before A";
+        case MergeShape::Interleaved: return "interleaved";
+    }
+    return "?";
+}
+
+int encode(const CaseSpec& spec) {
+    return static_cast<int>(spec.op) | static_cast<int>(spec.type) << 1 | static_cast<int>(spec.pairs) << 4 |
+           static_cast<int>(spec.shape) << 5;
+}
+
+CaseSpec decode(int variant) {
+    CaseSpec spec;
+    spec.op = static_cast<Op>(variant & 1);
+    const int type = (variant >> 1) & 7, shape = (variant >> 5) & 15;
+    if (type > static_cast<int>(KeyType::Event) || shape >= kMergeShapes || (variant >> 9) != 0)
+        throw std::logic_error("merge_sort: no case encoded as " + std::to_string(variant));
+    spec.type = static_cast<KeyType>(type);
+    spec.pairs = ((variant >> 4) & 1) != 0;
+    spec.shape = static_cast<MergeShape>(shape);
+    return spec;
+}
+
+// "n=... " first: the harness relabels a case for a --size that is not in the list by
+// replacing that first word.
+Case make_case(const CaseSpec& spec, std::size_t n, Distribution dist) {
+    std::string label = "n=" + format_size(n) + " ";
+    if (spec.op == Op::Sort)
+        label += std::string("sort ") + to_string(spec.type) + (spec.pairs ? " keys + u32 values" : " keys");
+    else
+        label += std::string("merge ") + to_string(spec.type) + " [" + to_string(spec.shape) + "]";
+    return {label + " " + to_string(dist), n, dist, encode(spec)};
+}
+
+namespace {
+
+template <class T>
+struct Tag {
+    using type = T;
+};
+
+// Calls f(Tag<Key>{}) with the key type `type` names.
+template <class F>
+decltype(auto) with_key_type(KeyType type, F&& f) {
+    switch (type) {
+        case KeyType::U32: return f(Tag<std::uint32_t>{});
+        case KeyType::I32: return f(Tag<std::int32_t>{});
+        case KeyType::F32: return f(Tag<float>{});
+        case KeyType::U64: return f(Tag<std::uint64_t>{});
+        case KeyType::Event: return f(Tag<Event>{});
+    }
+    throw std::logic_error("merge_sort: unknown key type");
+}
+
+// ---- Inputs ----------------------------------------------------------------------------------
+
+// Uniform float keys get the special values of the total order mixed in: both zeros, both
+// infinities, NaNs of both signs, the smallest denormals and the largest finite values.
+constexpr std::uint32_t kSpecialFloatBits[] = {0x80000000u, 0x00000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                               0xFFC00000u, 0x00000001u, 0x80000001u, 0x7F7FFFFFu, 0xFF7FFFFFu};
+constexpr std::size_t kSpecialEvery = 61;
+
+template <class Key>
+std::vector<Key> draw_keys(std::size_t n, Distribution dist, std::uint64_t seed) {
+    if constexpr (std::is_same_v<Key, Event>) {
+        const std::vector<float> times = draw_keys<float>(n, dist, seed);
+        std::vector<Event> events(n);
+        for (std::size_t i = 0; i < n; ++i) events[i] = {times[i], static_cast<std::uint32_t>(i)};
+        return events;
+    } else {
+        std::vector<Key> keys = generate<Key>(n, dist, seed);
+        if constexpr (std::is_same_v<Key, float>) {
+            if (dist == Distribution::Uniform)
+                for (std::size_t i = 7; i < n; i += kSpecialEvery)
+                    std::memcpy(&keys[i], &kSpecialFloatBits[(i / kSpecialEvery) % std::size(kSpecialFloatBits)],
+                                sizeof(float));
+        }
+        return keys;
+    }
+}
+
+template <class Key>
+void sort_keys_on_host(std::vector<Key>& keys) {
+    sort_cpu(keys.data(), static_cast<NoValues*>(nullptr), keys.size(), LessOf<Key>{});
+}
+
+}  // namespace
+
+template <class Key>
+MergeInputs<Key> merge_inputs(std::size_t n, Distribution dist, MergeShape shape, std::uint64_t seed) {
+    std::vector<Key> keys = draw_keys<Key>(n, dist, seed);
+    const std::size_t one = std::min<std::size_t>(1, n);
+    std::size_t na = n / 2;
+    switch (shape) {
+        case MergeShape::AEmpty: na = 0; break;
+        case MergeShape::BEmpty: na = n; break;
+        case MergeShape::AOne: na = one; break;
+        case MergeShape::BOne: na = n - one; break;
+        case MergeShape::AThird: na = n / 3; break;
+        case MergeShape::Interleaved: na = (n + 1) / 2; break;
+        default: break;
+    }
+    MergeInputs<Key> in;
+    if (shape == MergeShape::AllABeforeB || shape == MergeShape::AllBBeforeA || shape == MergeShape::Interleaved) {
+        sort_keys_on_host(keys);
+        if (shape == MergeShape::Interleaved) {
+            for (std::size_t i = 0; i < n; ++i) (i % 2 == 0 ? in.a : in.b).push_back(keys[i]);
+        } else {
+            const std::size_t first = shape == MergeShape::AllABeforeB ? na : n - na;
+            std::vector<Key>& low = shape == MergeShape::AllABeforeB ? in.a : in.b;
+            std::vector<Key>& high = shape == MergeShape::AllABeforeB ? in.b : in.a;
+            low.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(first));
+            high.assign(keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end());
+        }
+    } else {
+        in.a.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(na));
+        in.b.assign(keys.begin() + static_cast<std::ptrdiff_t>(na), keys.end());
+        sort_keys_on_host(in.a);
+        sort_keys_on_host(in.b);
+    }
+    if constexpr (std::is_same_v<Key, Event>) {
+        for (std::size_t i = 0; i < in.a.size(); ++i) in.a[i].id = static_cast<std::uint32_t>(i);
+        for (std::size_t j = 0; j < in.b.size(); ++j) in.b[j].id = kFirstIdOfB + static_cast<std::uint32_t>(j);
+    }
+    return in;
+}
+
+template <class Key, class Value>
+SortInputs<Key, Value> sort_inputs(std::size_t n, Distribution dist, std::uint64_t seed) {
+    SortInputs<Key, Value> in;
+    in.keys = draw_keys<Key>(n, dist, seed);
+    if constexpr (kHasValues<Value>) {
+        Rng rng(derive_seed(seed, 0x76616C7565ull));
+        in.values.resize(n);
+        for (auto& v : in.values) v = rng.next_u32();
+    }
+    return in;
+}
+
+template <class Key>
+std::vector<Key> expected_merge(const MergeInputs<Key>& in) {
+    std::vector<Key> c(in.a.size() + in.b.size());
+    merge_cpu(in.a.data(), in.a.size(), in.b.data(), in.b.size(), c.data(), LessOf<Key>{});
+    return c;
+}
+
+template <class Key, class Value>
+SortInputs<Key, Value> expected_sort(const SortInputs<Key, Value>& in) {
+    SortInputs<Key, Value> out = in;
+    Value* values = nullptr;
+    if constexpr (kHasValues<Value>) values = out.values.data();
+    sort_cpu(out.keys.data(), values, out.keys.size(), LessOf<Key>{});
+    return out;
+}
+
+// ---- Judging ---------------------------------------------------------------------------------
+
+namespace {
+
+template <class T>
+std::size_t count_never_written(const std::vector<T>& expected, const std::vector<T>& out) {
+    return pmpp::count_never_written(expected.data(), out.data(), out.size());
+}
+
+std::string never_written_hint(std::size_t count) {
+    return format("%zu output element(s) still hold the 0xFF bytes written before the run: never written (a bound, "
+                  "a missing thread or block, or a last pass that writes to the scratch array?)",
+                  count);
+}
+
+}  // namespace
+
+template <class Key>
+CheckResult judge_merge(const MergeInputs<Key>& in, const std::vector<Key>& expected, const std::vector<Key>& out,
+                        bool explain) {
+    CheckResult r = compare_exact(expected, out);
+    if (r.ok || !explain || out.size() != expected.size()) return r;
+    if (const std::size_t unwritten = count_never_written(expected, out); unwritten > 0) {
+        r.hint = never_written_hint(unwritten);
+        return r;
+    }
+    CheckResult order = check_sorted(out.data(), out.size(), LessOf<Key>{});
+    if (!order.ok) {
+        order.hint = "the merge of two sorted arrays is sorted: do neighbouring slices meet where co-rank says?";
+        return order;
+    }
+    std::vector<Key> both(in.a);
+    both.insert(both.end(), in.b.begin(), in.b.end());
+    CheckResult elements = check_permutation(both.data(), out.data(), out.size());
+    if (!elements.ok) {
+        elements.hint = "elements of A and B lost or repeated: a slice starts or ends in the wrong place (co-rank off "
+                        "by one?)";
+        return elements;
+    }
+    r.message = "ordered and holding exactly the elements of A and B, but " + std::to_string(r.mismatches) +
+                " position(s) differ from the stable merge";
+    r.hint = "equal keys in the wrong order: on a tie the merge must take A's element first";
+    return r;
+}
+
+template <class Key, class Value>
+CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<Key, Value>& expected,
+                       const SortInputs<Key, Value>& out, bool explain) {
+    const std::size_t n = expected.keys.size();
+    CheckResult keys = compare_exact(expected.keys, out.keys);
+    CheckResult values = CheckResult::pass(n);
+    if constexpr (kHasValues<Value>) values = compare_exact(expected.values, out.values);
+    if (keys.ok && values.ok) return keys;
+    if (out.keys.size() != n) return keys;
+    if (keys.ok) values.message = "keys right, but the values: " + values.message;
+    CheckResult& wrong = keys.ok ? values : keys;
+    if (!explain) return wrong;
+    std::size_t unwritten = count_never_written(expected.keys, out.keys);
+    if constexpr (kHasValues<Value>) unwritten += count_never_written(expected.values, out.values);
+    if (unwritten > 0) {
+        wrong.hint = never_written_hint(unwritten);
+        return wrong;
+    }
+    CheckResult order = check_sorted(out.keys.data(), n, LessOf<Key>{});
+    if (!order.ok) {
+        order.hint = "keys out of order: a pass missing, or the last pass not merging everything?";
+        return order;
+    }
+    CheckResult elements = check_permutation(in.keys.data(), out.keys.data(), n);
+    if (!elements.ok) {
+        elements.hint = "keys lost or repeated: slices that overlap or leave gaps (co-rank off by one?)";
+        return elements;
+    }
+    if constexpr (kHasValues<Value>) {
+        CheckResult pairs = check_pairs_permutation(in.keys.data(), in.values.data(), out.keys.data(),
+                                                    out.values.data(), n);
+        if (!pairs.ok) return pairs;
+        return check_stable_sort(in.keys.data(), in.values.data(), out.keys.data(), out.values.data(), n,
+                                 LessOf<Key>{});
+    }
+    keys.message = "ordered and a permutation of the input, but " + std::to_string(keys.mismatches) +
+                   " position(s) differ from the stable sort";
+    keys.hint = "equal keys (for events: equal times) out of input order: the sort is not stable";
+    return keys;
+}
+
+// ---- Running on the device -------------------------------------------------------------------
+
+namespace {
+
+// A sort's device arrays: input, output and scratch keys (and values), and the split positions.
+template <class Key, class Value>
+struct DeviceSortArrays {
+    static constexpr bool kValues = kHasValues<Value>;
+    DeviceBuffer<Key> keys_in, keys_out, keys_scratch;
+    DeviceBuffer<Value> values_in, values_out, values_scratch;
+    DeviceBuffer<std::size_t> splits;
+
+    explicit DeviceSortArrays(const SortInputs<Key, Value>& in)
+        : keys_out(in.keys.size()), keys_scratch(in.keys.size()), values_out(kValues ? in.keys.size() : 0),
+          values_scratch(kValues ? in.keys.size() : 0), splits(split_capacity(in.keys.size())) {
+        keys_in.upload(in.keys);
+        if constexpr (kValues) values_in.upload(in.values);
+    }
+    void poison_outputs() {
+        keys_out.poison();
+        keys_scratch.poison();
+        splits.poison();
+        if constexpr (kValues) {
+            values_out.poison();
+            values_scratch.poison();
+        }
+    }
+    // thrust sorts in place: the output starts as a copy of the input.
+    void copy_input_to_output() {
+        const std::size_t n = keys_in.size();
+        if (n == 0) return;
+        PMPP_CUDA_CHECK(cudaMemcpyAsync(keys_out.data(), keys_in.data(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
+        if constexpr (kValues)
+            PMPP_CUDA_CHECK(
+                cudaMemcpyAsync(values_out.data(), values_in.data(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
+    }
+    SortArgs<Key, Value> args() {
+        SortArgs<Key, Value> a;
+        a.keys_in = keys_in.data();
+        a.keys_out = keys_out.data();
+        a.keys_scratch = keys_scratch.data();
+        a.splits = splits.data();
+        if constexpr (kValues) {
+            a.values_in = values_in.data();
+            a.values_out = values_out.data();
+            a.values_scratch = values_scratch.data();
+        }
+        return a;
+    }
+    SortInputs<Key, Value> output() const {
+        SortInputs<Key, Value> out;
+        out.keys = keys_out.to_host();
+        if constexpr (kValues) out.values = values_out.to_host();
+        return out;
+    }
+    bool input_unchanged(const SortInputs<Key, Value>& in) const {
+        if (!compare_exact(in.keys, keys_in.to_host()).ok) return false;
+        if constexpr (kValues) return compare_exact(in.values, values_in.to_host()).ok;
+        return true;
+    }
+};
+
+}  // namespace
+
+template <class Key>
+CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected) {
+    const std::size_t na = in.a.size(), nb = in.b.size();
+    DeviceBuffer<Key> a, b, c(na + nb);
+    DeviceBuffer<std::size_t> splits(split_capacity(na + nb));
+    a.upload(in.a);
+    b.upload(in.b);
+    c.poison();
+    splits.poison();
+    merge(a.data(), na, b.data(), nb, c.data(), splits.data());
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    CheckResult r = judge_merge(in, expected, c.to_host());
+    if (!r.ok) return r;
+    if (!compare_exact(in.a, a.to_host()).ok || !compare_exact(in.b, b.to_host()).ok)
+        return CheckResult::fail("the merge modified its input A or B: it may only write C (and the splits)");
+    return r;
+}
+
+template <class Key, class Value>
+CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<Key, Value>& in,
+                       const SortInputs<Key, Value>& expected) {
+    DeviceSortArrays<Key, Value> arrays(in);
+    arrays.poison_outputs();
+    sort(arrays.args(), in.keys.size());
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    CheckResult r = judge_sort(in, expected, arrays.output());
+    if (!r.ok) return r;
+    if (!arrays.input_unchanged(in))
+        return CheckResult::fail("the sort modified keys_in or values_in: it may only read them (and write the "
+                                 "outputs and the scratch arrays)");
+    return r;
+}
+
+template <class Key>
+CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeInputs<Key>& in) {
+    const std::size_t na = in.a.size(), nb = in.b.size(), n = na + nb;
+    std::vector<std::size_t> ks;
+    if (n <= 4096) {
+        for (std::size_t k = 0; k <= n; ++k) ks.push_back(k);
+    } else {  // both ends, around the end of A, and 2048 points in between
+        for (std::size_t d = 0; d <= 64; ++d) {
+            ks.push_back(d);
+            ks.push_back(n - d);
+            ks.push_back(std::min(n, na + d));
+            ks.push_back(na > d ? na - d : 0);
+        }
+        for (std::size_t i = 0; i < 2048; ++i) ks.push_back(n * i / 2048);
+    }
+    for (std::size_t k : ks) {
+        const std::size_t want = co_rank(k, in.a.data(), na, in.b.data(), nb, LessOf<Key>{});
+        const std::size_t got = co_rank_fn(k, in.a.data(), na, in.b.data(), nb);
+        if (got == want) continue;
+        CheckResult r = CheckResult::fail(
+            format("co-rank of k=%zu with |A|=%zu, |B|=%zu returned %zu; the stable merge takes %zu element(s) of A "
+                   "among its first %zu outputs",
+                   k, na, nb, got, want, k));
+        const std::size_t lo = k > nb ? k - nb : 0, hi = std::min(k, na);
+        if (got < lo || got > hi)
+            r.hint = format("the answer must lie in [max(0, k - |B|), min(k, |A|)] = [%zu, %zu]", lo, hi);
+        else if (got + 1 == want || got == want + 1)
+            r.hint = "off by one: check the tie rule (A[i] goes before B[j] unless less(B[j], A[i])) and the search's "
+                     "bounds";
+        return r;
+    }
+    return CheckResult::pass(ks.size());
+}
+
+// ---- The implementations by name -------------------------------------------------------------
+
+template <class Key>
+std::vector<NamedMerge<Key>> merges_of(const std::string& impl) {
+    using Less = LessOf<Key>;
+    using Fn = void (*)(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*, Less);
+    auto call = [](Fn fn) {
+        return MergeCall<Key>([fn](const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c,
+                                   std::size_t* splits) { fn(a, na, b, nb, c, splits, Less{}); });
+    };
+    if (impl == "student")
+        return {{"basic", call(merge_basic_student<Key, Less>)}, {"tiled", call(merge_tiled_student<Key, Less>)}};
+    if (impl == "basic") return {{"", call(merge_basic<Key, Less>)}};
+    if (impl == "tiled") return {{"", call(merge_tiled<Key, Less>)}};
+    if (impl == "circular") return {{"", call(merge_circular<Key, Less>)}};
+    if (impl == "fast") return {{"", call(merge_fast<Key, Less>)}};
+    if (impl == "cub") return {{"", call(merge_cub<Key, Less>)}};
+    if (impl == "thrust") return {{"", call(merge_thrust<Key, Less>)}};
+    throw std::logic_error("merge_sort: no merge named " + impl);
+}
+
+template <class Key, class Value>
+SortCall<Key, Value> sort_of(const std::string& impl) {
+    using Less = LessOf<Key>;
+    using Fn = void (*)(const SortArgs<Key, Value>&, std::size_t, Less);
+    auto call = [](Fn fn) {
+        return SortCall<Key, Value>([fn](const SortArgs<Key, Value>& args, std::size_t n) { fn(args, n, Less{}); });
+    };
+    if (impl == "student") return call(sort_student<Key, Value, Less>);
+    if (impl == "basic") return call(sort_basic<Key, Value, Less>);
+    if (impl == "tiled") return call(sort_tiled<Key, Value, Less>);
+    if (impl == "circular") return call(sort_circular<Key, Value, Less>);
+    if (impl == "fast") return call(sort_fast<Key, Value, Less>);
+    if (impl == "cub") return call(sort_cub<Key, Value, Less>);
+    if (impl == "thrust")  // in place: the copy into the output is part of the call here
+        return [](const SortArgs<Key, Value>& args, std::size_t n) {
+            if (n == 0) return;
+            PMPP_CUDA_CHECK(cudaMemcpyAsync(args.keys_out, args.keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice));
+            if constexpr (kHasValues<Value>)
+                PMPP_CUDA_CHECK(
+                    cudaMemcpyAsync(args.values_out, args.values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice));
+            sort_thrust_in_place(args.keys_out, args.values_out, n, Less{});
+        };
+    throw std::logic_error("merge_sort: no sort named " + impl);
+}
+
+// ---- One case --------------------------------------------------------------------------------
+
+namespace {
+
+CheckResult with_task(const char* task, CheckResult r) {
+    if (!r.ok) r.message = std::string(task) + ": " + r.message;
+    return r;
+}
+
+template <class Key>
+CheckResult check_merge_case(const std::string& impl, const Case& c, MergeShape shape, std::uint64_t seed) {
+    const MergeInputs<Key> in = merge_inputs<Key>(c.n, c.dist, shape, seed);
+    const std::vector<Key> expected = expected_merge(in);
+    const bool student = impl == "student";
+    if (student) {
+        const CheckResult r = check_co_rank<Key>(
+            [](std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb) {
+                return co_rank_student(k, a, na, b, nb, LessOf<Key>{});
+            },
+            in);
+        if (!r.ok) return with_task("task 1, co_rank_student", r);
+    }
+    CheckResult all = CheckResult::pass(c.n);
+    for (const auto& merge : merges_of<Key>(impl)) {
+        CheckResult r = check_merge(merge.run, in, expected);
+        if (r.ok) continue;
+        if (!student) return r;
+        return with_task(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
+    }
+    return all;
+}
+
+template <class Key, class Value>
+CheckResult check_sort_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+    const SortInputs<Key, Value> in = sort_inputs<Key, Value>(c.n, c.dist, seed);
+    const CheckResult r = check_sort(sort_of<Key, Value>(impl), in, expected_sort(in));
+    return impl == "student" ? with_task("task 4, sort_student", r) : r;
+}
+
+}  // namespace
+
+CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+    const CaseSpec spec = decode(c.variant);
+    return with_key_type(spec.type, [&](auto tag) {
+        using Key = typename decltype(tag)::type;
+        if (spec.op == Op::Merge) return check_merge_case<Key>(impl, c, spec.shape, seed);
+        if (spec.pairs) return check_sort_case<Key, PairValue>(impl, c, seed);
+        return check_sort_case<Key, NoValues>(impl, c, seed);
+    });
+}
+
+// ---- The case list ---------------------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t kLarge = (std::size_t{1} << 26) + 3;
+constexpr std::size_t kMedium = (std::size_t{1} << 20) + 5;
+constexpr std::size_t p2(int k) { return std::size_t{1} << k; }
+
+struct OpChoice {
+    bool merge = true, sort = true;
+};
+OpChoice op_choice(const Options& opts) {
+    const std::string& op = opts.get("op");
+    if (op == "all") return {};
+    if (op == "merge") return {true, false};
+    if (op == "sort") return {false, true};
+    throw UsageError("option --op: '" + op + "' is not one of merge, sort, all");
+}
+
+const std::vector<Distribution> kOtherDistributions = {Distribution::FewDistinct, Distribution::AllEqual,
+                                                      Distribution::Sorted, Distribution::Reversed};
+
+std::vector<Case> merge_sort_cases(const Options& opts) {
+    const OpChoice op = op_choice(opts);
+    std::vector<Case> cases;
+    auto add = [&](const CaseSpec& spec, const std::vector<std::size_t>& sizes, Distribution dist) {
+        for (std::size_t n : sizes) cases.push_back(make_case(spec, n, dist));
+    };
+    // The merge first: tasks 1-3 come before task 4, and so do their messages.
+    if (op.merge) {
+        // u32, A and B halves: every power-of-two edge of the total, and large sizes.
+        std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 16, 20});
+        sizes.push_back(kMedium);
+        sizes.push_back(kLarge);
+        add({Op::Merge, KeyType::U32}, sizes, Distribution::Uniform);
+        // u32 and events (whose ids show which side a tie came from): every shape, ties.
+        for (KeyType type : {KeyType::U32, KeyType::Event}) {
+            for (int s = 1; s < kMergeShapes; ++s)
+                add({Op::Merge, type, false, static_cast<MergeShape>(s)}, {1, 2, 1000, 8705, kMedium},
+                    Distribution::Uniform);
+            for (Distribution d : {Distribution::FewDistinct, Distribution::AllEqual})
+                add({Op::Merge, type}, {1000, 8705, kMedium}, d);
+            for (MergeShape s : {MergeShape::AOne, MergeShape::BOne, MergeShape::Interleaved})
+                add({Op::Merge, type, false, s}, {1000, 8705}, Distribution::AllEqual);
+        }
+        add({Op::Merge, KeyType::Event}, {0, 1, 3, 1023, 1025, p2(16) + 1}, Distribution::Uniform);
+        for (KeyType type : {KeyType::I32, KeyType::F32, KeyType::U64}) {
+            add({Op::Merge, type}, {1000, kMedium}, Distribution::Uniform);
+            add({Op::Merge, type}, {p2(17) + 1}, Distribution::FewDistinct);
+        }
+    }
+    if (op.sort) {
+        // u32 keys: every power-of-two edge, the edges of the fast variant's tiles (4352, 8704),
+        // large sizes; the adversarial distributions at four sizes.
+        const CaseSpec keys{Op::Sort, KeyType::U32, false};
+        std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 13, 14, 16, 17, 20});
+        for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17409, 34817}) sizes.push_back(n);
+        sizes.push_back(kMedium);
+        sizes.push_back(kLarge);
+        add(keys, sizes, Distribution::Uniform);
+        for (Distribution d : kOtherDistributions) add(keys, {1000, p2(13) + 1, p2(17) + 1, kMedium}, d);
+        // u32 keys with values
+        const CaseSpec pairs{Op::Sort, KeyType::U32, true};
+        add(pairs, {0, 1, 2, 31, 33, 1000, 8705, p2(16) + 1, kMedium, kLarge}, Distribution::Uniform);
+        for (Distribution d : kOtherDistributions) add(pairs, {p2(13) + 1, kMedium}, d);
+        // every other key type, with and without values
+        for (KeyType type : {KeyType::I32, KeyType::F32, KeyType::U64, KeyType::Event})
+            for (bool with_values : {false, true}) {
+                const CaseSpec spec{Op::Sort, type, with_values};
+                add(spec, {0, 1, 33, 4097, p2(17) + 1, kMedium}, Distribution::Uniform);
+                for (Distribution d : kOtherDistributions) add(spec, {p2(17) + 1}, d);
+            }
+    }
+    return cases;
+}
+
+// ---- The benchmark ---------------------------------------------------------------------------
+
+// Inputs and expected outputs are the same for every implementation at one size: made once.
+class BenchCache {
+public:
+    template <class T, class Make>
+    const T& get(const std::string& what, std::size_t n, std::uint64_t seed, Make make) {
+        if (n != n_ || seed != seed_) {
+            entries_.clear();
+            n_ = n;
+            seed_ = seed;
+        }
+        for (auto& e : entries_)
+            if (e.first == what) return *static_cast<const T*>(e.second.get());
+        auto made = std::make_shared<T>(make());
+        entries_.emplace_back(what, made);
+        return *made;
+    }
+
+private:
+    std::size_t n_ = 0;
+    std::uint64_t seed_ = 0;
+    std::vector<std::pair<std::string, std::shared_ptr<void>>> entries_;
+};
+BenchCache& bench_cache() {
+    static BenchCache cache;
+    return cache;
+}
+
+// A first timed run says how long a run takes. Variants that need a large part of a second
+// (the basic sort at 2^28) get three repeats instead of twenty; one that needs more than a second
+// is timed once (and the note says so).
+Stats time_variant(BenchContext& ctx, const std::function<void()>& run, const std::function<void()>& prepare,
+                   std::string& note) {
+    TimingOptions once = ctx.timing;
+    once.warmup = 0;
+    once.repeats = 1;
+    const Stats probe = time_device(once, &ctx.flusher, run, prepare);
+    if (probe.median > 1000) {
+        note = "timed once: a run takes over a second";
+        return probe;
+    }
+    TimingOptions timing = ctx.timing;
+    if (probe.median > 200 && timing.repeats > 3) {
+        timing.repeats = 3;
+        timing.warmup = 0;
+        note = "timed 3 times: a run takes over 200 ms";
+    }
+    return time_device(timing, &ctx.flusher, run, prepare);
+}
+
+TimingOptions cpu_timing(const BenchContext& ctx, std::size_t n) {
+    TimingOptions t = ctx.timing;
+    t.repeats = n > p2(24) ? 1 : std::min(t.repeats, 3);
+    t.warmup = 0;
+    return t;
+}
+
+std::string host_threads_note() {
+    return format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// The timed runs' output is compared on the device, bit for bit, with the CPU's answer uploaded
+// once: at 2^28 that saves copying gigabytes back for every implementation.
+template <class T>
+__device__ bool same_bits(const T& x, const T& y) {
+    static_assert(sizeof(T) % 4 == 0 && alignof(T) >= 4, "compared as 32-bit words");
+    const auto* a = reinterpret_cast<const std::uint32_t*>(&x);
+    const auto* b = reinterpret_cast<const std::uint32_t*>(&y);
+    for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
+        if (a[w] != b[w]) return false;
+    return true;
+}
+
+template <class T>
+__global__ void count_differences(const T* expected, const T* actual, std::size_t n, unsigned long long* count) {
+    unsigned long long local = 0;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        local += same_bits(expected[i], actual[i]) ? 0 : 1;
+    if (local != 0) atomicAdd(count, local);
+}
+
+template <class T>
+std::size_t differences_on_device(const DeviceBuffer<T>& expected, const DeviceBuffer<T>& actual, std::size_t n) {
+    if (n == 0) return 0;
+    DeviceBuffer<unsigned long long> count(1);
+    PMPP_CUDA_CHECK(cudaMemset(count.data(), 0, sizeof(unsigned long long)));
+    count_differences<<<1024, 256>>>(expected.data(), actual.data(), n, count.data());
+    PMPP_CHECK_LAUNCH();
+    return static_cast<std::size_t>(count.to_host()[0]);
+}
+
+void record_differences(Measurement& m, std::size_t wrong, std::size_t n, const char* what) {
+    m.correct = wrong == 0;
+    if (!m.correct) m.check_message = format("%zu of %zu %s differ from the CPU's answer", wrong, n, what);
+}
+
+template <class Key, class Value>
+struct SortBenchData {
+    SortInputs<Key, Value> in, expected;
+    DeviceBuffer<Key> expected_keys;
+    DeviceBuffer<Value> expected_values;
+};
+
+template <class Key, class Value>
+Measurement bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, const std::string& section) {
+    using Less = LessOf<Key>;
+    const auto& data = bench_cache().get<SortBenchData<Key, Value>>(section, n, ctx.seed, [&] {
+        SortBenchData<Key, Value> d;
+        d.in = sort_inputs<Key, Value>(n, Distribution::Uniform, ctx.seed);
+        d.expected = expected_sort(d.in);
+        d.expected_keys.upload(d.expected.keys);
+        if constexpr (kHasValues<Value>) d.expected_values.upload(d.expected.values);
+        return d;
+    });
+    Measurement m;
+    m.section = section;
+    m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0));
+    m.items = static_cast<double>(n);
+    if (impl.kind == ImplKind::Cpu) {
+        SortInputs<Key, Value> copy;
+        auto values = [&]() -> Value* {
+            if constexpr (kHasValues<Value>) return copy.values.data();
+            return nullptr;
+        };
+        m.ms = time_host(cpu_timing(ctx, n), [&] { sort_cpu(copy.keys.data(), values(), n, Less{}); },
+                         [&] { copy = data.in; });
+        const CheckResult r = judge_sort(data.in, data.expected, copy, false);
+        m.correct = r.ok;
+        m.check_message = r.message;
+        m.note = host_threads_note();
+        return m;
+    }
+    DeviceSortArrays<Key, Value> arrays(data.in);
+    const SortArgs<Key, Value> args = arrays.args();
+    if (impl.name == "thrust") {  // in place: the copy into the output is untimed
+        m.ms = time_variant(ctx, [&] { sort_thrust_in_place(args.keys_out, args.values_out, n, Less{}); },
+                            [&] { arrays.copy_input_to_output(); }, m.note);
+    } else {
+        const SortCall<Key, Value> sort = sort_of<Key, Value>(impl.name);
+        m.ms = time_variant(ctx, [&] { sort(args, n); }, [&] { arrays.poison_outputs(); }, m.note);
+    }
+    std::size_t wrong = differences_on_device(data.expected_keys, arrays.keys_out, n);
+    if constexpr (kHasValues<Value>) wrong += differences_on_device(data.expected_values, arrays.values_out, n);
+    record_differences(m, wrong, n, kHasValues<Value> ? "keys and values" : "keys");
+    return m;
+}
+
+template <class Key>
+struct MergeBenchData {
+    MergeInputs<Key> in;
+    std::vector<Key> expected;
+    DeviceBuffer<Key> expected_on_device;
+};
+
+template <class Key>
+std::vector<Measurement> bench_merge(const Impl& impl, std::size_t n, BenchContext& ctx, const std::string& section) {
+    using Less = LessOf<Key>;
+    const auto& data = bench_cache().get<MergeBenchData<Key>>(section, n, ctx.seed, [&] {
+        MergeBenchData<Key> d;
+        d.in = merge_inputs<Key>(n, Distribution::Uniform, MergeShape::Halves, ctx.seed);
+        d.expected = expected_merge(d.in);
+        d.expected_on_device.upload(d.expected);
+        return d;
+    });
+    const std::size_t na = data.in.a.size(), nb = data.in.b.size();
+    auto row = [&](const std::string& label) {
+        Measurement m;
+        m.section = section;
+        m.label = label;
+        m.bytes = 2.0 * static_cast<double>(n) * sizeof(Key);
+        m.items = static_cast<double>(n);
+        return m;
+    };
+    std::vector<Measurement> rows;
+    if (impl.kind == ImplKind::Cpu) {
+        Measurement m = row("");
+        std::vector<Key> c(n);
+        m.ms = time_host(cpu_timing(ctx, n), [&] { merge_cpu(data.in.a.data(), na, data.in.b.data(), nb, c.data(), Less{}); });
+        const CheckResult r = judge_merge(data.in, data.expected, c, false);
+        m.correct = r.ok;
+        m.check_message = r.message;
+        m.note = "one host thread";
+        rows.push_back(m);
+        return rows;
+    }
+    DeviceBuffer<Key> a, b, c(n);
+    DeviceBuffer<std::size_t> splits(split_capacity(n));
+    a.upload(data.in.a);
+    b.upload(data.in.b);
+    for (const auto& merge : merges_of<Key>(impl.name)) {
+        Measurement m = row(merge.label.empty() ? "" : impl.name + " " + merge.label);
+        m.ms = time_variant(ctx, [&] { merge.run(a.data(), na, b.data(), nb, c.data(), splits.data()); },
+                            [&] { c.poison(); }, m.note);
+        record_differences(m, differences_on_device(data.expected_on_device, c, n), n, "keys");
+        rows.push_back(m);
+    }
+    return rows;
+}
+
+std::vector<Measurement> merge_sort_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    const OpChoice op = op_choice(ctx.opts);
+    KeyType type;
+    if (!parse_key_type(ctx.opts.get("type"), type))
+        throw UsageError("option --type: '" + ctx.opts.get("type") + "' is not one of u32, i32, f32, u64, event");
+    return with_key_type(type, [&](auto tag) {
+        using Key = typename decltype(tag)::type;
+        const std::string name = to_string(type);
+        std::vector<Measurement> rows;
+        if (op.sort) {
+            // "kernel" is the headline section: the sort of keys, whose student row is the key figure.
+            rows.push_back(bench_sort<Key, NoValues>(impl, n, ctx, "kernel"));
+            rows.push_back(bench_sort<Key, PairValue>(impl, n, ctx, "sort " + name + " keys with u32 values"));
+        }
+        if (op.merge) {
+            for (auto& m : bench_merge<Key>(impl, n, ctx, "merge of two sorted arrays of n/2 " + name + " keys"))
+                rows.push_back(m);
+        }
+        return rows;
+    });
+}
+
+}  // namespace
+
+ExerciseDef exercise() {
+    ExerciseDef def;
+    def.id = "07_merge_sort";
+    def.title = "parallel merge with co-rank, and a stable merge sort for any key type (PMPP chapters 12-13)";
+    def.impls = {
+        {"student", ImplKind::Student, "your merge_sort_student.cu: co-rank, basic and tiled merges, the sort"},
+        {"basic", ImplKind::Reference, "PMPP 12.5 basic merge; sort: one merge per block per pass (merge_sort_1_basic.cu)"},
+        {"tiled", ImplKind::Reference,
+         "PMPP 12.6 tiled merge; sort: shared-memory tiles, passes split by co-rank (merge_sort_2_tiled.cu)"},
+        {"circular", ImplKind::Reference, "PMPP 12.7 circular-buffer tiles in the same passes (merge_sort_3_circular.cu)"},
+        {"fast", ImplKind::Reference,
+         "merge path: partition kernel, one tile per block, 17 items per thread, larger sorted tiles "
+         "(merge_sort_4_fast.cu)"},
+        {"cub", ImplKind::Library, "cub::DeviceMerge, cub::DeviceMergeSort (merge_sort_cub.cu)"},
+        {"thrust", ImplKind::Library, "thrust::merge, thrust::sort with the comparator (merge_sort_thrust.cu)"},
+        {"cpu", ImplKind::Cpu, "sequential merge; bottom-up merge sort on every host thread (merge_sort_cpu.cpp)"},
+    };
+    def.baseline = "cub";
+    def.items_unit = "Gkeys/s";
+    def.extra_options = {
+        {"op", "OP", "which operation to check and benchmark", "all", {"merge", "sort", "all"}},
+        {"type", "TYPE", "key type of the benchmark (event: an 8-byte struct ordered by time)", "u32",
+         {"u32", "i32", "f32", "u64", "event"}},
+    };
+    def.max_size = std::size_t{1} << 31;
+    def.bench_sizes = {p2(20), p2(24), p2(28)};
+    def.cases = merge_sort_cases;
+    def.run_case = [](const Impl& impl, const Case& c, std::uint64_t seed, const Options&) {
+        return check_case(impl.name, c, seed);
+    };
+    def.bench = merge_sort_bench;
+    // The largest case: events (8 bytes) with values (4): input, output and scratch of each.
+    def.device_bytes = [](std::size_t n) { return 36.0 * static_cast<double>(n) + 64.0 * (1 << 20); };
+    return def;
+}
+
+// ---- Instantiations for the tests ------------------------------------------------------------
+
+#define INSTANTIATE_HARNESS_KEY(Key, Less)                                                                        \
+    template MergeInputs<Key> merge_inputs<Key>(std::size_t, Distribution, MergeShape, std::uint64_t);            \
+    template std::vector<Key> expected_merge<Key>(const MergeInputs<Key>&);                                        \
+    template CheckResult judge_merge<Key>(const MergeInputs<Key>&, const std::vector<Key>&, const std::vector<Key>&, \
+                                          bool);                                                                  \
+    template CheckResult check_merge<Key>(const MergeCall<Key>&, const MergeInputs<Key>&, const std::vector<Key>&); \
+    template CheckResult check_co_rank<Key>(const CoRankCall<Key>&, const MergeInputs<Key>&);                      \
+    template std::vector<NamedMerge<Key>> merges_of<Key>(const std::string&);                                      \
+    INSTANTIATE_HARNESS_SORT(Key, NoValues)                                                                       \
+    INSTANTIATE_HARNESS_SORT(Key, PairValue)
+#define INSTANTIATE_HARNESS_SORT(Key, Value)                                                                          \
+    template SortInputs<Key, Value> sort_inputs<Key, Value>(std::size_t, Distribution, std::uint64_t);                \
+    template SortInputs<Key, Value> expected_sort<Key, Value>(const SortInputs<Key, Value>&);                          \
+    template CheckResult judge_sort<Key, Value>(const SortInputs<Key, Value>&, const SortInputs<Key, Value>&,          \
+                                                const SortInputs<Key, Value>&, bool);                                 \
+    template CheckResult check_sort<Key, Value>(const SortCall<Key, Value>&, const SortInputs<Key, Value>&,            \
+                                                const SortInputs<Key, Value>&);                                       \
+    template SortCall<Key, Value> sort_of<Key, Value>(const std::string&);
+MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_HARNESS_KEY)
+#undef INSTANTIATE_HARNESS_KEY
+#undef INSTANTIATE_HARNESS_SORT
+
+}  // namespace merge_sort

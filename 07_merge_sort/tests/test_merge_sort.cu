@@ -1,0 +1,263 @@
+// Exercise 07, device tests: every merge and every sort against the CPU on the edge sizes, every
+// key type and distribution; the check rejects each deliberately wrong merge and sort; the
+// harness accepts the reference answer end to end.
+#include "../merge_sort_harness.h"
+#include "wrong_merge_sort.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace merge_sort;
+using pmpp::CheckResult;
+using pmpp::Distribution;
+
+namespace {
+
+constexpr std::size_t kMedium = (std::size_t{1} << 20) + 5;
+constexpr std::size_t kLarge = (std::size_t{1} << 26) + 3;
+
+// "student" is the reference answer here: the tests never link the starter.
+const std::vector<std::string> kVariants = {"student", "basic", "tiled", "circular", "fast"};
+const std::vector<std::string> kEverything = {"student", "basic", "tiled", "circular", "fast", "cub", "thrust"};
+
+std::string shown(const std::string& impl) { return impl == "student" ? "solution" : impl; }
+
+// 0, 1 and 2^k - 1, 2^k + 1 around the tiles of every variant, then 2^20 + 5.
+const std::vector<std::size_t> kSortSizes = {0, 1, 2, 31, 33, 1023, 1025, 8191, 8193, 65535, 65537, kMedium};
+
+// Inputs and the right answer once per case, then every implementation on them.
+template <class Key, class Value>
+void expect_every_impl_sorts(const std::vector<std::string>& impls, const std::vector<std::size_t>& sizes,
+                             const std::vector<Distribution>& dists) {
+    for (Distribution d : dists)
+        for (std::size_t n : sizes) {
+            const auto in = sort_inputs<Key, Value>(n, d, pmpp::testing::test_seed(n * 8 + static_cast<int>(d)));
+            const auto want = expected_sort(in);
+            for (const auto& impl : impls) {
+                const CheckResult r = check_sort(sort_of<Key, Value>(impl), in, want);
+                EXPECT_TRUE(r.ok) << shown(impl) << " n=" << n << " " << pmpp::to_string(d) << ": " << r.report();
+            }
+        }
+}
+
+template <class Key>
+void expect_every_impl_merges(const std::vector<std::string>& impls, std::size_t n, Distribution d, MergeShape shape) {
+    const auto in = merge_inputs<Key>(n, d, shape, pmpp::testing::test_seed(n * 64 + static_cast<int>(shape)));
+    const auto want = expected_merge(in);
+    for (const auto& impl : impls)
+        for (const auto& merge : merges_of<Key>(impl)) {
+            const CheckResult r = check_merge(merge.run, in, want);
+            EXPECT_TRUE(r.ok) << shown(impl) << " " << merge.label << " n=" << n << " [" << to_string(shape) << "] "
+                              << pmpp::to_string(d) << ": " << r.report();
+        }
+}
+
+template <class Key>
+MergeCall<Key> merge_call(void (*fn)(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*)) {
+    return fn;
+}
+template <class Key, class Value>
+SortCall<Key, Value> sort_call(void (*fn)(const SortArgs<Key, Value>&, std::size_t)) {
+    return fn;
+}
+
+}  // namespace
+
+// ---- merges --------------------------------------------------------------------------------
+
+TEST(DeviceMerge, EveryImplMergesUnequalLengthsAndEveryShape) {
+    PMPP_REQUIRE_GPU();
+    for (int s = 0; s < kMergeShapes; ++s)
+        for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{4097}, kMedium}) {
+            expect_every_impl_merges<std::uint32_t>(kEverything, n, Distribution::Uniform, static_cast<MergeShape>(s));
+            expect_every_impl_merges<Event>(kEverything, n, Distribution::Uniform, static_cast<MergeShape>(s));
+        }
+}
+
+TEST(DeviceMerge, EveryImplTakesTiesFromAFirst) {
+    PMPP_REQUIRE_GPU();
+    for (MergeShape s : {MergeShape::Halves, MergeShape::AOne, MergeShape::BOne, MergeShape::Interleaved})
+        for (Distribution d : {Distribution::AllEqual, Distribution::FewDistinct})
+            for (std::size_t n : {std::size_t{2}, std::size_t{1000}, std::size_t{8705}, kMedium})
+                expect_every_impl_merges<Event>(kEverything, n, d, s);
+}
+
+TEST(DeviceMerge, EveryImplMergesEveryKeyTypeAndLargeInputs) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{0}, std::size_t{1000}, kMedium}) {
+        expect_every_impl_merges<std::int32_t>(kEverything, n, Distribution::Uniform, MergeShape::AThird);
+        expect_every_impl_merges<float>(kEverything, n, Distribution::Uniform, MergeShape::Halves);
+        expect_every_impl_merges<std::uint64_t>(kEverything, n, Distribution::FewDistinct, MergeShape::Halves);
+    }
+    expect_every_impl_merges<std::uint32_t>(kEverything, kLarge, Distribution::Uniform, MergeShape::Halves);
+}
+
+// ---- sorts ---------------------------------------------------------------------------------
+
+TEST(DeviceSort, EveryVariantSortsU32KeysOnEveryEdgeSizeAndDistribution) {
+    PMPP_REQUIRE_GPU();
+    expect_every_impl_sorts<std::uint32_t, NoValues>(kVariants, kSortSizes, pmpp::all_distributions());
+}
+
+TEST(DeviceSort, EveryVariantSortsU32KeysWithValues) {
+    PMPP_REQUIRE_GPU();
+    expect_every_impl_sorts<std::uint32_t, PairValue>(kVariants, kSortSizes, pmpp::all_distributions());
+}
+
+TEST(DeviceSort, EveryVariantSortsEveryOtherKeyTypeWithAndWithoutValues) {
+    PMPP_REQUIRE_GPU();
+    const auto& all = pmpp::all_distributions();
+    expect_every_impl_sorts<std::int32_t, NoValues>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<std::int32_t, PairValue>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<float, NoValues>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<float, PairValue>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<std::uint64_t, NoValues>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<std::uint64_t, PairValue>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<Event, NoValues>(kVariants, kSortSizes, all);
+    expect_every_impl_sorts<Event, PairValue>(kVariants, kSortSizes, all);
+}
+
+TEST(DeviceSort, EveryVariantSortsLargeInputs) {
+    PMPP_REQUIRE_GPU();
+    expect_every_impl_sorts<std::uint32_t, NoValues>(kVariants, {kLarge}, pmpp::all_distributions());
+    expect_every_impl_sorts<std::uint32_t, PairValue>(kVariants, {kLarge}, {Distribution::Uniform});
+    expect_every_impl_sorts<Event, PairValue>(kVariants, {kLarge}, {Distribution::FewDistinct});
+}
+
+TEST(DeviceSort, TheLibrariesSortEveryKeyType) {
+    PMPP_REQUIRE_GPU();
+    const std::vector<std::string> libraries = {"cub", "thrust"};
+    const std::vector<std::size_t> sizes = {0, 1, 1025, kMedium};
+    const std::vector<Distribution> dists = {Distribution::Uniform, Distribution::FewDistinct};
+    expect_every_impl_sorts<std::uint32_t, NoValues>(libraries, sizes, dists);
+    expect_every_impl_sorts<std::uint32_t, PairValue>(libraries, sizes, dists);
+    expect_every_impl_sorts<float, NoValues>(libraries, sizes, dists);
+    expect_every_impl_sorts<Event, PairValue>(libraries, sizes, dists);
+}
+
+// ---- the check rejects each classic mistake ------------------------------------------------
+
+TEST(MergeCheck, RejectsAMergeWhoseCoRankIsOffByOne) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{100}, std::size_t{4097}, kMedium}) {
+        const auto in = merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed(n));
+        const CheckResult r = check_merge(merge_call(wrong::merge_co_rank_off_by_one<std::uint32_t>), in, expected_merge(in));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_FALSE(r.hint.empty()) << r.report();
+    }
+}
+
+TEST(MergeCheck, RejectsAMergeThatTakesTiesFromB) {
+    PMPP_REQUIRE_GPU();
+    for (Distribution d : {Distribution::AllEqual, Distribution::FewDistinct}) {
+        const auto in = merge_inputs<Event>(5000, d, MergeShape::Halves, pmpp::testing::test_seed(static_cast<int>(d)));
+        const CheckResult r = check_merge(merge_call(wrong::merge_ties_from_b<Event>), in, expected_merge(in));
+        ASSERT_FALSE(r.ok) << pmpp::to_string(d);
+        EXPECT_NE(r.hint.find("A's element first"), std::string::npos) << r.report();
+    }
+    // Equal u32 keys are the same bits: there, taking ties from B cannot be seen, and is not an error.
+    const auto keys = merge_inputs<std::uint32_t>(5000, Distribution::AllEqual, MergeShape::Halves, pmpp::testing::test_seed());
+    EXPECT_TRUE(check_merge(merge_call(wrong::merge_ties_from_b<std::uint32_t>), keys, expected_merge(keys)).ok);
+}
+
+TEST(MergeCheck, RejectsAMergeThatSkipsTheLastOutput) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{1}, std::size_t{1000}}) {
+        const auto in = merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::AThird, pmpp::testing::test_seed(n));
+        const CheckResult r = check_merge(merge_call(wrong::merge_skips_last<std::uint32_t>), in, expected_merge(in));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_EQ(r.mismatches, 1u);
+        EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
+    }
+}
+
+TEST(SortCheck, RejectsASortThatNeverMergesItsHalves) {
+    PMPP_REQUIRE_GPU();
+    const auto in = sort_inputs<std::uint32_t, NoValues>(100003, Distribution::Uniform, pmpp::testing::test_seed());
+    const CheckResult r = check_sort(sort_call(wrong::sort_halves_only<std::uint32_t, NoValues>), in, expected_sort(in));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
+}
+
+TEST(SortCheck, RejectsAnUnstableSort) {
+    PMPP_REQUIRE_GPU();
+    const auto pairs = sort_inputs<std::uint32_t, PairValue>(100003, Distribution::FewDistinct, pmpp::testing::test_seed());
+    CheckResult r = check_sort(sort_call(wrong::sort_unstable<std::uint32_t, PairValue>), pairs, expected_sort(pairs));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("not stable"), std::string::npos) << r.report();
+    const auto events = sort_inputs<Event, NoValues>(100003, Distribution::AllEqual, pmpp::testing::test_seed(1));
+    r = check_sort(sort_call(wrong::sort_unstable<Event, NoValues>), events, expected_sort(events));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("not stable"), std::string::npos) << r.report();
+}
+
+TEST(SortCheck, RejectsValuesThatDoNotTravelWithTheirKeys) {
+    PMPP_REQUIRE_GPU();
+    const auto in = sort_inputs<std::uint32_t, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
+    const CheckResult r = check_sort(sort_call(wrong::sort_values_stay<std::uint32_t, PairValue>), in, expected_sort(in));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("travel"), std::string::npos) << r.report();
+}
+
+TEST(SortCheck, RejectsASortWhoseResultStaysInTheScratchArray) {
+    PMPP_REQUIRE_GPU();
+    const auto in = sort_inputs<Event, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
+    const CheckResult r = check_sort(sort_call(wrong::sort_into_scratch<Event, PairValue>), in, expected_sort(in));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
+}
+
+TEST(SortCheck, RejectsASortThatWritesItsInput) {
+    PMPP_REQUIRE_GPU();
+    const auto in = sort_inputs<std::uint32_t, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
+    const CheckResult r =
+        check_sort(sort_call(wrong::sort_uses_input_as_scratch<std::uint32_t, PairValue>), in, expected_sort(in));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
+}
+
+// ---- the whole harness, as `make run` uses it ------------------------------------------------
+
+TEST(MergeSortHarness, AcceptsTheReferenceAnswerOnEveryCase) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"merge_sort", "--impl", "student,fast,cub", "--check", "--max-size", "2^21", "--seed", seed.c_str()};
+    pmpp::Json results;
+    EXPECT_EQ(pmpp::run_exercise(exercise(), 8, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    for (const auto& impl : results.at("check_summary").items()) {
+        EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+        EXPECT_GT(impl.second.at("passed").as_number(), 100) << impl.first;
+    }
+}
+
+TEST(MergeSortHarness, BenchmarksBothOperationsWithCorrectTimedOutputs) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"merge_sort", "--impl", "all", "--bench", "--size", "2^20", "--repeats", "3"};
+    pmpp::Json results;
+    ASSERT_EQ(pmpp::run_exercise(exercise(), 8, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    std::set<std::string> sections, labels;
+    for (const auto& row : results.at("bench").elements()) {
+        sections.insert(row.at("section").as_string());
+        labels.insert(row.at("label").as_string());
+        EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
+        EXPECT_GT(row.at("median_ms").as_number(), 0);
+    }
+    EXPECT_EQ(sections.size(), 3u);  // sort keys, sort pairs, merge
+    for (const char* l : {"student", "student basic", "student tiled", "basic", "tiled", "circular", "fast", "cub",
+                          "thrust", "cpu"})
+        EXPECT_TRUE(labels.count(l)) << l;
+}
+
+TEST(MergeSortHarness, RejectsAnUnknownOperationOrKeyType) {
+    PMPP_REQUIRE_GPU();
+    for (const char* bad : {"--op=shuffle", "--type=u16"}) {
+        const char* argv[] = {"merge_sort", "--impl", "fast", bad, "--size", "1000", "--repeats", "1"};
+        pmpp::Json results;
+        EXPECT_EQ(pmpp::run_exercise(exercise(), 8, const_cast<char**>(argv), results), pmpp::kExitUsage) << bad;
+    }
+}

@@ -1,0 +1,37 @@
+// Deliberately wrong merges and sorts: each makes one classic mistake, and the check must reject
+// every one of them. Instantiated for u32 and Event keys, and for u32 values.
+#pragma once
+
+#include "../merge_sort.h"
+
+#include <cstddef>
+
+namespace wrong {
+
+// Every thread's co-rank one too far into A (where the answer allows): slices overlap and leave gaps.
+template <class Key>
+void merge_co_rank_off_by_one(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits);
+// A consistent merge that takes B's element on ties (co-rank and merge both B-first): unstable.
+template <class Key>
+void merge_ties_from_b(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits);
+// The last output is never written.
+template <class Key>
+void merge_skips_last(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits);
+
+// Sorts each half, never merges the two.
+template <class Key, class Value>
+void sort_halves_only(const merge_sort::SortArgs<Key, Value>& args, std::size_t n);
+// A right sort, then every run of equal keys reversed (with its values).
+template <class Key, class Value>
+void sort_unstable(const merge_sort::SortArgs<Key, Value>& args, std::size_t n);
+// Keys sorted, values copied straight from the input.
+template <class Key, class Value>
+void sort_values_stay(const merge_sort::SortArgs<Key, Value>& args, std::size_t n);
+// The result lands in the scratch array; the output is never written.
+template <class Key, class Value>
+void sort_into_scratch(const merge_sort::SortArgs<Key, Value>& args, std::size_t n);
+// A right result, but keys_in was used as scratch.
+template <class Key, class Value>
+void sort_uses_input_as_scratch(const merge_sort::SortArgs<Key, Value>& args, std::size_t n);
+
+}  // namespace wrong

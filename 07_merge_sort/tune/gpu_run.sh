@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# 07_merge_sort on a GPU machine, from the repository root: build, tests, the reference answer
+# checked and benchmarked, the tuning sweep of the fast variant (tune/sweep.cu, four parts
+# compiled in the background while the tests run), and the starter's `make run` (rejected).
+# Under 4 minutes on an H200.
+source "$(dirname "$0")/../../common/gpu_steps.sh"
+gpu_summary
+
+TAILN=4 step build 150 make -j16 -C 07_merge_sort ARCH=sm_90 all test-build
+grep -E "warning|error" "$LOGS/build.log" | head -10
+
+# The sweep compiles while the tests run (CPU only; four parts in parallel).
+rm -rf /tmp/07_sweep && mkdir -p /tmp/07_sweep
+( for p in 0 1 2 3; do
+    nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. -DSWEEP_PART=$p 07_merge_sort/tune/sweep.cu \
+      common/build/libpmpp_common.a -o /tmp/07_sweep/part$p > "$LOGS/sweep_build$p.log" 2>&1 &
+  done; wait ) &
+SWEEP_BUILD=$!
+
+TAILN=4 step test 120 make -C 07_merge_sort test ARCH=sm_90
+grep -E "^\[  FAILED  \]|Failure|error:" -A4 "$LOGS/test.log" | head -40
+
+# The starter must be rejected (exit code 1): one size keeps it short.
+TAILN=14 step run_starter 20 make -C 07_merge_sort run ARCH=sm_90 RUN_ARGS="--size 1000 --seed 1"
+
+# Every case up to 2^17+1 for every implementation (the tests cover 2^20+5 and 2^26+3), then
+# the benchmark at 2^20, 2^24, 2^28: sort keys, sort pairs, merge.
+TAILN=110 step solution 110 07_merge_sort/build/merge_sort_solution --impl all --check --bench --max-size 2^17+1 \
+  --repeats 10 --seed 2 --json "$LOGS/solution.json"
+
+wait $SWEEP_BUILD
+for p in 0 1 3 2; do  # most telling first: CUB, the shipped shape and where its time goes
+  if [ -x /tmp/07_sweep/part$p ]; then TAILN=90 step sweep$p 60 /tmp/07_sweep/part$p
+  else echo "sweep part $p did not build:"; tail -5 "$LOGS/sweep_build$p.log"; fi
+done
+rm -rf /tmp/07_sweep

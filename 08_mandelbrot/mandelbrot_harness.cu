@@ -1,0 +1,693 @@
+// mandelbrot_harness.cu: the views, the check, the benchmark and the pictures of exercise 08.
+#include "mandelbrot_harness.h"
+
+#include "mandelbrot_color.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+
+namespace mandelbrot {
+
+using namespace pmpp;
+
+namespace {
+
+constexpr std::uint32_t kPoison = 0xFFFFFFFFu;
+
+std::string view_key(const View& v, Precision p) {
+    return format("%a %a %a %d %d %d %s", v.center_re, v.center_im, v.width, v.image_width, v.image_height, v.max_iter,
+                  to_string(p));
+}
+
+std::string describe(const View& v, Precision p) {
+    return format("%s: center (%.17g, %.17g), width %.6g, %dx%d, max_iter %d, %s", v.name.c_str(), v.center_re,
+                  v.center_im, v.width, v.image_width, v.image_height, v.max_iter, to_string(p));
+}
+
+std::string pixel_label(std::uint32_t value, std::size_t index, int width) {
+    if (value == kPoison) return "never written";
+    return format("%u (pixel x=%zu, y=%zu)", value, index % static_cast<std::size_t>(width),
+                  index / static_cast<std::size_t>(width));
+}
+
+// ---- Which views, shapes and precisions the check uses ----------------------------------------
+
+// Case::variant = (view * 32 + shape) * 2 + (double ? 1 : 0). view: a preset's index, or
+// kRandomView; shape: 0 for width n with the view's aspect (so variant 0, which the common
+// harness uses for a --size it finds no case of, is the full view at that width in float),
+// else 1 + an index into kShapes (kRandomShapes for a random view).
+constexpr int kRandomView = 31;
+constexpr int kShapeFromWidth = 0;
+constexpr int kSeedShape = 10;  // kShapes[10] = 900x600, the seed's size: only for the full view
+
+const std::vector<Shape> kShapes = {{0, 0},      {1, 1},      {17, 13},    {31, 33},     {32, 32},    {33, 31},
+                                    {255, 143},  {256, 144},  {257, 145},  {1920, 1080}, {900, 600}};
+const std::vector<Shape> kRandomShapes = {{320, 180}, {97, 61}};
+constexpr int kRandomViewsPerShape = 3;
+
+int encode(int view, int shape, Precision p) { return ((view * 32) + shape) * 2 + (p == Precision::Double ? 1 : 0); }
+void decode(int variant, int& view, int& shape, Precision& p) {
+    p = variant % 2 ? Precision::Double : Precision::Float;
+    shape = (variant / 2) % 32;
+    view = variant / 64;
+}
+
+// --view: a comma-separated list of preset names (and "random" for the check), or "all".
+std::vector<std::string> selected_views(const Options& opts, bool with_random) {
+    const std::string text = opts.extra.count("view") ? opts.get("view") : "all";
+    std::vector<std::string> names;
+    if (text == "all") {
+        for (const auto& p : presets()) names.push_back(p.view.name);
+        if (with_random) names.push_back("random");
+        return names;
+    }
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+        if (item == "random") {
+            if (with_random) names.push_back(item);
+            continue;
+        }
+        if (find_preset(item) == nullptr) {
+            std::string known;
+            for (const auto& p : presets()) known += (known.empty() ? "" : ", ") + p.view.name;
+            throw UsageError("option --view: unknown view '" + item + "' (views: " + known + ", random, all)");
+        }
+        names.push_back(item);
+    }
+    return names;
+}
+
+int preset_index(const std::string& name) {
+    for (std::size_t i = 0; i < presets().size(); ++i)
+        if (presets()[i].view.name == name) return static_cast<int>(i);
+    return -1;
+}
+
+// A view near the boundary, drawn from `seed`: a center whose escape time at 256 iterations
+// lies in [24, 256), a width log-uniform in [1e-4, 0.5], max_iter in [64, 600]. Double only:
+// float does not reproduce most such views. (Deeper and longer views make the share of
+// rounding-sensitive pixels grow past 3%: NOTES.md; the deep preset covers them.)
+View random_view(std::uint64_t seed, Shape shape) {
+    Rng rng(seed);
+    View v;
+    v.name = "random";
+    do {
+        v.center_re = -2.0 + 2.5 * rng.unit_double();
+        v.center_im = -1.2 + 2.4 * rng.unit_double();
+        const std::uint32_t k = escape_time(v.center_re, v.center_im, 256);
+        if (k >= 24 && k < 256) break;
+    } while (true);
+    v.width = std::exp(std::log(1e-4) + (std::log(0.5) - std::log(1e-4)) * rng.unit_double());
+    v.max_iter = 64 + static_cast<int>(rng.below(537));
+    v.image_width = shape.width;
+    v.image_height = shape.height;
+    return v;
+}
+
+std::vector<Case> mandelbrot_cases(const Options& opts) {
+    std::vector<Case> cases;
+    const std::vector<std::string> names = selected_views(opts, !opts.size.has_value());
+    for (const std::string& name : names) {
+        if (name == "random") {
+            for (std::size_t s = 0; s < kRandomShapes.size(); ++s)
+                for (int i = 0; i < kRandomViewsPerShape; ++i) {
+                    const Shape sh = kRandomShapes[s];
+                    cases.push_back({format("random view %d double %dx%d", i + 1, sh.width, sh.height),
+                                     static_cast<std::size_t>(sh.width), Distribution::Uniform,
+                                     encode(kRandomView, 1 + static_cast<int>(s), Precision::Double)});
+                }
+            continue;
+        }
+        const int index = preset_index(name);
+        for (Precision p : {Precision::Float, Precision::Double}) {
+            if (opts.size) {  // --size N that is not a shape of the list: width N, height from the aspect
+                const View v = at_width(presets()[index], static_cast<int>(*opts.size));
+                cases.push_back({format("%s %s %dx%d", name.c_str(), to_string(p), v.image_width, v.image_height), *opts.size,
+                                 Distribution::Uniform, encode(index, kShapeFromWidth, p)});
+            }
+            for (std::size_t s = 0; s < kShapes.size(); ++s) {
+                if (static_cast<int>(s) == kSeedShape && name != "full") continue;
+                const Shape sh = kShapes[s];
+                cases.push_back({format("%s %s %dx%d", name.c_str(), to_string(p), sh.width, sh.height),
+                                 static_cast<std::size_t>(sh.width), Distribution::Uniform,
+                                 encode(index, 1 + static_cast<int>(s), p)});
+            }
+        }
+    }
+    if (opts.size) {  // the harness keeps the cases of width N; drop the generated ones if N is a listed width
+        bool listed = false;
+        for (const Shape& s : kShapes) listed = listed || static_cast<std::size_t>(s.width) == *opts.size;
+        if (listed)
+            cases.erase(std::remove_if(cases.begin(), cases.end(),
+                                       [](const Case& c) {
+                                           int view, shape;
+                                           Precision p;
+                                           decode(c.variant, view, shape, p);
+                                           return shape == kShapeFromWidth;
+                                       }),
+                        cases.end());
+    }
+    return cases;
+}
+
+// ---- Hints for the classic mistakes ----------------------------------------------------------
+
+std::string hint_for(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
+                     std::size_t never_written, std::size_t off_by_one, std::size_t away_differ) {
+    const std::size_t pixels = static_cast<std::size_t>(width) * height;
+    if (never_written == pixels)
+        return "no pixel was written: is the kernel launched, with a grid of at least one block, and checked "
+               "with PMPP_CHECK_LAUNCH()?";
+    if (never_written > 0) {
+        // Unwritten pixels that fill the last columns or rows: the grid stops short of the image.
+        auto unwritten = [&](int x, int y) { return actual[static_cast<std::size_t>(y) * width + x] == kPoison; };
+        auto column_unwritten = [&](int x) {
+            for (int y = 0; y < height; ++y)
+                if (!unwritten(x, y)) return false;
+            return true;
+        };
+        auto row_unwritten = [&](int y) {
+            for (int x = 0; x < width; ++x)
+                if (!unwritten(x, y)) return false;
+            return true;
+        };
+        int cols = 0, rows = 0;
+        while (cols < width && column_unwritten(width - 1 - cols)) ++cols;
+        while (rows < height && row_unwritten(height - 1 - rows)) ++rows;
+        bool explained = cols > 0 || rows > 0;
+        for (int y = 0; y < height - rows && explained; ++y)
+            for (int x = 0; x < width - cols && explained; ++x) explained = !unwritten(x, y);
+        if (explained)
+            return "the last columns or rows were never written: round the number of blocks up on both axes";
+        return "some pixels were never written: does every pixel get a thread (both axes of the grid)?";
+    }
+    if (width != height && width > 1 && height > 1) {  // written transposed: counts[px * height + py]
+        std::size_t same = 0, total = 0;
+        for (int y = 0; y < height; y += std::max(1, height / 16))
+            for (int x = 0; x < width; x += std::max(1, width / 16)) {
+                ++total;
+                same += actual[static_cast<std::size_t>(x) * height + y] == expected[static_cast<std::size_t>(y) * width + x];
+            }
+        if (same * 10 >= total * 9 && away_differ > 0)
+            return "the image looks transposed: the index of pixel (px, py) is py * width + px";
+    }
+    if (away_differ > 0 && off_by_one * 10 >= away_differ * 9)
+        return "the counts are off by one: count = the first n with |z_n|^2 > 4 (z_0 = 0 is n = 0), at most max_iter";
+    return "";
+}
+
+}  // namespace
+
+// ---- The check ---------------------------------------------------------------------------------
+
+const char* to_string(CheckMode mode) {
+    switch (mode) {
+        case CheckMode::Exact: return "exact";
+        case CheckMode::Tolerant: return "tolerant";
+        case CheckMode::Loose: return "loose";
+        case CheckMode::Completeness: return "completeness";
+    }
+    return "?";
+}
+
+std::size_t allowed_differences(std::size_t pixels, CheckMode mode) {
+    if (mode == CheckMode::Exact) return 0;
+    if (mode == CheckMode::Completeness) return pixels;
+    const double fraction = mode == CheckMode::Tolerant ? kTolerantFraction : kLooseFraction;
+    return static_cast<std::size_t>(fraction * static_cast<double>(pixels)) + kDifferingSlack;
+}
+
+bool away_from_boundary(const std::uint32_t* reference, int width, int height, int x, int y) {
+    if (x <= 0 || y <= 0 || x >= width - 1 || y >= height - 1) return false;
+    const std::uint32_t v = reference[static_cast<std::size_t>(y) * width + x];
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+            if (reference[static_cast<std::size_t>(y + dy) * width + (x + dx)] != v) return false;
+    return true;
+}
+
+CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
+                           int max_iter, CheckMode mode) {
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    CheckResult r;
+    r.checked = pixels;
+    std::size_t never = 0, too_large = 0, differ = 0, away_differ = 0, off_by_one = 0;
+    std::vector<Mismatch> any, away;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const std::uint32_t a = actual[i], e = expected[i];
+        const bool unwritten = a == kPoison;
+        const bool invalid = !unwritten && a > static_cast<std::uint32_t>(max_iter);
+        never += unwritten;
+        too_large += invalid;
+        if (!unwritten && !invalid && (mode == CheckMode::Completeness || a == e)) continue;
+        Mismatch m{i, pixel_label(e, i, width), pixel_label(a, i, width)};
+        if (!unwritten && !invalid) {
+            ++differ;
+            if (away_from_boundary(expected, width, height, static_cast<int>(i % width), static_cast<int>(i / width))) {
+                ++away_differ;
+                off_by_one += a + 1 == e || e + 1 == a;
+                if (away.size() < 5) away.push_back(m);
+            }
+        }
+        if (any.size() < 5) any.push_back(m);
+    }
+    const std::size_t allowed = allowed_differences(pixels, mode);
+    if (never > 0) {
+        r.message = format("%zu of %zu pixels were never written (still 0xFFFFFFFF)", never, pixels);
+    } else if (too_large > 0) {
+        r.message = format("%zu of %zu pixels have a count above max_iter = %d", too_large, pixels, max_iter);
+    } else if (mode == CheckMode::Exact && differ > 0) {
+        r.message = format("%zu of %zu pixels differ from the CPU (this kernel must match it exactly)", differ, pixels);
+    } else if (mode == CheckMode::Tolerant && away_differ > 0) {
+        r.message = format("%zu pixel(s) away from the boundary differ (they and their 8 neighbours have the same "
+                           "reference count); %zu of %zu differ in all",
+                           away_differ, differ, pixels);
+    } else if (mode != CheckMode::Exact && differ > allowed) {
+        r.message = format("%zu of %zu pixels differ: more than the %zu (%s + 2) that rounding may account for "
+                           "(%s check)",
+                           differ, pixels, allowed, mode == CheckMode::Tolerant ? "5%" : "25%", to_string(mode));
+    } else {
+        r.ok = true;
+        return r;
+    }
+    r.ok = false;
+    r.mismatches = never + too_large + (mode == CheckMode::Completeness ? 0 : differ);
+    r.first = !away.empty() && never == 0 && too_large == 0 ? away : any;
+    r.hint = hint_for(expected, actual, width, height, never, off_by_one, away_differ);
+    return r;
+}
+
+Render render_by_name(const std::string& name) {
+    if (name == "student") return mandelbrot_student;
+    if (name == "pinned") return mandelbrot_pinned;
+    if (name == "seed") return mandelbrot_seed;
+    if (name == "refill") return mandelbrot_refill;
+    if (name == "unrolled") return mandelbrot_unrolled;
+    if (name == "shortcuts") return mandelbrot_shortcuts;
+    if (name == "border") return mandelbrot_border_tracing;
+    throw std::logic_error("mandelbrot: no device implementation named " + name);
+}
+
+const std::vector<std::uint32_t>& reference_counts(const View& view, Precision precision) {
+    static std::map<std::string, std::unique_ptr<std::vector<std::uint32_t>>> cache;
+    auto& slot = cache[view_key(view, precision)];
+    if (!slot) {
+        slot = std::make_unique<std::vector<std::uint32_t>>(static_cast<std::size_t>(view.image_width) * view.image_height);
+        mandelbrot_cpu_omp(view, precision, slot->data());
+    }
+    return *slot;
+}
+
+CheckResult check_render(const Render& render, const View& view, Precision precision, CheckMode mode) {
+    const std::size_t pixels = static_cast<std::size_t>(view.image_width) * view.image_height;
+    // Guard zones: writes before the image, or past its end (a missing bounds check writes up to
+    // a block's worth of rows past the last one), leave the 0xFF fill changed.
+    const std::size_t before = 256;
+    const std::size_t after = std::max<std::size_t>(64 * static_cast<std::size_t>(view.image_width), 4096);
+    DeviceBuffer<std::uint32_t> buffer(before + pixels + after);
+    buffer.poison();
+    render(view, precision, buffer.data() + before);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<std::uint32_t> all = buffer.to_host();
+    std::size_t outside = 0, first_after = 0, last_after = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i >= before && i < before + pixels) continue;
+        if (all[i] == kPoison) continue;
+        ++outside;
+        if (i >= before + pixels) {
+            if (first_after == 0) first_after = i - before - pixels + 1;
+            last_after = i - before - pixels + 1;
+        }
+    }
+    if (outside > 0) {
+        CheckResult r = CheckResult::fail(
+            format("wrote %zu element(s) outside the image%s", outside,
+                   last_after ? format(" (up to %zu past its last pixel)", last_after).c_str() : " (before its first pixel)"));
+        r.mismatches = outside;
+        r.hint = "the grid is rounded up to whole blocks: threads with px >= width or py >= height must not write "
+                 "(check both axes)";
+        return r;
+    }
+    const std::vector<std::uint32_t>& expected = reference_counts(view, precision);
+    return compare_counts(expected.data(), all.data() + before, view.image_width, view.image_height, view.max_iter, mode);
+}
+
+CaseView case_view(const Case& c, std::uint64_t seed) {
+    int view, shape;
+    Precision p;
+    decode(c.variant, view, shape, p);
+    CaseView cv;
+    cv.precision = p;
+    if (view == kRandomView) {
+        cv.view = random_view(derive_seed(seed, 0x5EED), kRandomShapes.at(static_cast<std::size_t>(shape - 1)));
+        return cv;
+    }
+    cv.preset = &presets().at(static_cast<std::size_t>(view));
+    if (shape == kShapeFromWidth) {
+        cv.view = at_width(*cv.preset, static_cast<int>(c.n));
+    } else {
+        cv.view = cv.preset->view;
+        cv.view.image_width = kShapes.at(static_cast<std::size_t>(shape - 1)).width;
+        cv.view.image_height = kShapes.at(static_cast<std::size_t>(shape - 1)).height;
+    }
+    return cv;
+}
+
+CheckMode mode_for(bool pinned_arithmetic, const Preset* preset, Precision precision, int image_width) {
+    if (pinned_arithmetic) return CheckMode::Exact;
+    if (precision == Precision::Double) return CheckMode::Tolerant;
+    if (preset == nullptr) return CheckMode::Loose;
+    if (image_width <= preset->float_tolerant_width) return CheckMode::Tolerant;
+    return preset->float_resolves ? CheckMode::Loose : CheckMode::Completeness;
+}
+
+CheckResult check_case(const Render& render, bool pinned_arithmetic, const Case& c, std::uint64_t seed) {
+    const CaseView cv = case_view(c, seed);
+    const CheckMode mode = mode_for(pinned_arithmetic, cv.preset, cv.precision, cv.view.image_width);
+    CheckResult r = check_render(render, cv.view, cv.precision, mode);
+    if (!r.ok && cv.preset == nullptr) r.message = describe(cv.view, cv.precision) + ": " + r.message;
+    return r;
+}
+
+const std::vector<Shape>& check_shapes() { return kShapes; }
+
+double fp32_peak_flops(const DeviceSummary& device) {
+    // FP32 lanes per SM: 64 on sm_75 and sm_80, 128 on sm_86 and every later architecture.
+    const int cc = device.compute_major * 10 + device.compute_minor;
+    const int lanes = cc == 75 || cc == 80 || cc < 75 ? 64 : 128;
+    return static_cast<double>(device.sm_count) * lanes * 2.0 * device.sm_clock_mhz * 1e6;
+}
+
+// ---- The benchmark ---------------------------------------------------------------------------
+
+namespace {
+
+// The pinned kernel's counts of a benchmark view (proven equal to the CPU by the check, and
+// here again on a sample of rows), computed once: the reference of every timed output.
+struct BenchReference {
+    std::vector<std::uint32_t> counts;
+    std::vector<double> row_iterations;
+    double iterations = 0;
+    CheckResult verified;  // against the CPU on a sample of rows
+    int verified_rows = 0;
+};
+
+// The iterations of rows 0, stride, 2 stride, ...
+double sampled_iterations(const BenchReference& ref, int height, int stride) {
+    double sampled = 0;
+    for (int y = 0; y < height; y += stride) sampled += ref.row_iterations[static_cast<std::size_t>(y)];
+    return sampled;
+}
+
+// The smallest power-of-two stride whose rows hold at most `budget` iterations (the whole
+// image on one CPU core would take minutes).
+int sample_stride(const BenchReference& ref, int height, double budget) {
+    int stride = 1;
+    while (stride < height && sampled_iterations(ref, height, stride) > budget) stride *= 2;
+    return stride;
+}
+
+CheckResult compare_rows(const std::uint32_t* expected, const std::uint32_t* actual, const View& v, int stride) {
+    CheckResult all = CheckResult::pass(0);
+    for (int y = 0; y < v.image_height; y += stride) {
+        const std::size_t row = static_cast<std::size_t>(y) * v.image_width;
+        CheckResult r = compare_counts(expected + row, actual + row, v.image_width, 1, v.max_iter, CheckMode::Exact);
+        all.checked += r.checked;
+        if (!r.ok) return CheckResult::fail(format("row %d: %s", y, r.message.c_str()));
+    }
+    return all;
+}
+
+const BenchReference& bench_reference(const View& v, Precision p) {
+    static std::map<std::string, std::unique_ptr<BenchReference>> cache;
+    auto& slot = cache[view_key(v, p)];
+    if (slot) return *slot;
+    slot = std::make_unique<BenchReference>();
+    BenchReference& ref = *slot;
+    const std::size_t pixels = static_cast<std::size_t>(v.image_width) * v.image_height;
+    DeviceBuffer<std::uint32_t> d(pixels);
+    d.poison();
+    mandelbrot_pinned(v, p, d.data());
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    ref.counts = d.to_host();
+    ref.row_iterations.assign(static_cast<std::size_t>(v.image_height), 0.0);
+    for (std::size_t i = 0; i < pixels; ++i) ref.row_iterations[i / v.image_width] += ref.counts[i];
+    for (double r : ref.row_iterations) ref.iterations += r;
+    const int stride = sample_stride(ref, v.image_height, 4e8);
+    std::vector<std::uint32_t> cpu(pixels, kPoison);
+    mandelbrot_cpu_omp(v, p, cpu.data(), RowSample{0, stride});
+    ref.verified = compare_rows(cpu.data(), ref.counts.data(), v, stride);
+    ref.verified_rows = (v.image_height + stride - 1) / stride;
+    return ref;
+}
+
+// The FP32 FMA throughput this GPU reaches on independent chains: the practical ceiling.
+__global__ void fma_chains(float* sink, int steps) {
+    float a[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) a[k] = static_cast<float>(threadIdx.x + k) * 1e-3f;
+    for (int i = 0; i < steps; ++i)
+#pragma unroll
+        for (int k = 0; k < 8; ++k) a[k] = __fmaf_rn(a[k], 0.999f, 1e-3f);
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) s += a[k];
+    if (s == 12345.0f) *sink = s;  // never true; keeps the chains alive
+}
+
+double measured_fma_flops(const BenchContext& ctx) {
+    static const double flops = [&] {
+        DeviceBuffer<float> sink(1);
+        const int blocks = ctx.device.sm_count * 8, threads = 256, steps = 4096;
+        TimingOptions t = ctx.timing;
+        t.repeats = 10;
+        const Stats s = time_device(t, nullptr, [&] {
+            fma_chains<<<blocks, threads>>>(sink.data(), steps);
+            PMPP_CHECK_LAUNCH();
+        });
+        return 2.0 * 8 * steps * static_cast<double>(blocks) * threads / (s.median * 1e-3);
+    }();
+    return flops;
+}
+
+Stats scaled(Stats s, double factor) {
+    s.min *= factor, s.max *= factor, s.mean *= factor, s.median *= factor, s.stddev *= factor;
+    s.p10 *= factor, s.p90 *= factor;
+    return s;
+}
+
+bool executes_every_iteration(const std::string& impl) {
+    return impl == "pinned" || impl == "seed" || impl == "refill" || impl == "unrolled";
+}
+
+std::string section_of(const View& v, Precision p) {
+    return format("view %s %dx%d, max_iter %d, %s", v.name.c_str(), v.image_width, v.image_height, v.max_iter, to_string(p));
+}
+
+// GPU times of this run, per section, for the CPU rows' speedups.
+std::map<std::string, std::map<std::string, double>>& gpu_times() {
+    static std::map<std::string, std::map<std::string, double>> times;
+    return times;
+}
+
+WarpActivity warp_activity(bool refill, const View& v, Precision p, std::uint32_t* counts, std::uint32_t* trips,
+                           float* efficiency) {
+    DeviceBuffer<WarpActivity> activity(1);
+    PMPP_CUDA_CHECK(cudaMemset(activity.data(), 0, sizeof(WarpActivity)));
+    if (refill) mandelbrot_refill_profiled(v, p, counts, activity.data());
+    else mandelbrot_seed_profiled(v, p, counts, trips, efficiency, activity.data());
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    WarpActivity a;
+    activity.download(&a, 1);
+    return a;
+}
+
+// Writes the pictures of the selected views: smooth-colored counts, the seed kernel's per-warp
+// cost and efficiency, and for a double view the float rendering beside it.
+void write_images(const Options& opts, const std::vector<std::string>& views, Palette palette) {
+    const std::string dir = opts.get("images");
+    std::filesystem::create_directories(dir);
+    const std::string ext = png_supported() ? ".png" : ".ppm";
+    constexpr int kImageWidth = 960;
+    std::vector<std::string> written;
+    for (const std::string& name : views) {
+        const Preset& preset = *find_preset(name);
+        const View v = at_width(preset, kImageWidth);
+        const std::size_t pixels = static_cast<std::size_t>(v.image_width) * v.image_height;
+        DeviceBuffer<std::uint32_t> counts(pixels), trips(pixels);
+        DeviceBuffer<float> magnitude2(pixels), efficiency(pixels);
+        std::vector<Precision> precisions = {preset.bench_precision};
+        if (preset.bench_precision == Precision::Double) precisions.push_back(Precision::Float);
+        for (Precision p : precisions) {
+            mandelbrot_escape_values(v, p, counts.data(), magnitude2.data());
+            PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+            const std::vector<std::uint32_t> c = counts.to_host();
+            const std::vector<float> m = magnitude2.to_host();
+            const std::string file = dir + "/" + name + (p == preset.bench_precision ? "" : "_float") + ext;
+            write_image(file, color_smooth(c.data(), m.data(), v.image_width, v.image_height, v.max_iter, palette));
+            written.push_back(file);
+        }
+        warp_activity(false, v, preset.bench_precision, counts.data(), trips.data(), efficiency.data());
+        const std::vector<std::uint32_t> t = trips.to_host();
+        const std::vector<float> e = efficiency.to_host();
+        written.push_back(dir + "/" + name + "_warp_cost" + ext);
+        write_image(written.back(), color_warp_cost(t.data(), v.image_width, v.image_height, v.max_iter));
+        written.push_back(dir + "/" + name + "_warp_efficiency" + ext);
+        write_image(written.back(), color_warp_efficiency(e.data(), v.image_width, v.image_height));
+    }
+    std::cout << "\nimages (" << kImageWidth << " pixels wide, palette " << to_string(palette) << "): ";
+    for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i];
+    std::cout << "\n";
+}
+
+std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    const std::vector<std::string> views = selected_views(ctx.opts, false);
+    Palette palette;
+    if (!parse_palette(ctx.opts.get("palette"), palette))
+        throw UsageError("option --palette: unknown palette '" + ctx.opts.get("palette") + "' (ocean, fire, gray, seed)");
+    static std::set<std::string> pictured;  // image directories written by this process
+    if (!ctx.opts.flag("no-images") && pictured.insert(ctx.opts.get("images")).second)
+        write_images(ctx.opts, views, palette);
+    const double peak = fp32_peak_flops(ctx.device);
+    static bool peak_noted = false;
+    std::vector<Measurement> rows;
+    for (const std::string& name : views) {
+        const Preset& preset = *find_preset(name);
+        const View v = at_width(preset, static_cast<int>(n));
+        const Precision p = preset.bench_precision;
+        const BenchReference& ref = bench_reference(v, p);
+        const std::size_t pixels = static_cast<std::size_t>(v.image_width) * v.image_height;
+        Measurement m;
+        m.section = section_of(v, p);
+        m.bytes = 4.0 * static_cast<double>(pixels);
+        m.items = ref.iterations;
+
+        if (impl.kind == ImplKind::Cpu) {
+            const bool threaded = impl.name == "cpu_omp";
+            const int stride = sample_stride(ref, v.image_height, threaded ? 1e9 : 1e8);
+            const double sampled = sampled_iterations(ref, v.image_height, stride);
+            std::vector<std::uint32_t> out(pixels, kPoison);
+            TimingOptions t = ctx.timing;
+            t.warmup = 0;
+            t.repeats = std::min(t.repeats, 2);
+            m.ms = time_host(t, [&] {
+                if (threaded) mandelbrot_cpu_omp(v, p, out.data(), RowSample{0, stride});
+                else mandelbrot_cpu(v, p, out.data(), RowSample{0, stride});
+            });
+            m.ms = scaled(m.ms, sampled > 0 ? ref.iterations / sampled : 1.0);
+            const CheckResult r = compare_rows(ref.counts.data(), out.data(), v, stride);
+            m.correct = r.ok;
+            m.check_message = r.message;
+            // Against the seed kernel and the fastest GPU row of this view, if they ran before.
+            std::string speedups;
+            const auto& times = gpu_times()[m.section];
+            const auto fastest = std::min_element(times.begin(), times.end(),
+                                                  [](const auto& a, const auto& b) { return a.second < b.second; });
+            if (times.count("seed")) speedups = format("seed %.0fx", m.ms.median / times.at("seed"));
+            if (fastest != times.end() && fastest->first != "seed")
+                speedups += format("%s%s %.0fx", speedups.empty() ? "" : ", ", fastest->first.c_str(),
+                                   m.ms.median / fastest->second);
+            m.note = format("%s; timed on %s (%.1f%% of the iterations), scaled to the image%s%s",
+                            threaded ? format("%d threads", cpu_threads()).c_str() : "one thread",
+                            stride == 1 ? "every row" : format("every %d%s row", stride, stride == 2 ? "nd" : "th").c_str(),
+                            100.0 * sampled / std::max(ref.iterations, 1.0),
+                            speedups.empty() ? "" : "; the GPU is faster by: ", speedups.c_str());
+            rows.push_back(m);
+            continue;
+        }
+
+        const Render render = render_by_name(impl.name);
+        DeviceBuffer<std::uint32_t> out(pixels);
+        m.ms = time_device(ctx.timing, &ctx.flusher, [&] { render(v, p, out.data()); }, [&] { out.poison(); });
+        const std::vector<std::uint32_t> got = out.to_host();
+        const CheckMode mode = mode_for(impl.name == "pinned", &preset, p, v.image_width);
+        CheckResult r = compare_counts(ref.counts.data(), got.data(), v.image_width, v.image_height, v.max_iter, mode);
+        if (r.ok && impl.name == "pinned") r = ref.verified;  // the reference itself: proven on the CPU's rows
+        m.correct = r.ok;
+        m.check_message = r.message;
+        gpu_times()[m.section][impl.name] = m.ms.median;
+
+        const double rate = ref.iterations / (m.ms.median * 1e-3);
+        if (executes_every_iteration(impl.name))
+            m.note = format("%.2f T iter/s = %.0f%% of FP32 peak (%.0f flops/iter)", rate * 1e-12,
+                            100.0 * rate * kFlopsPerIteration / peak, kFlopsPerIteration);
+        else if (impl.kind == ImplKind::Student)
+            m.note = format("%.2f T iter/s (= %.0f%% of FP32 peak if every iteration is executed)", rate * 1e-12,
+                            100.0 * rate * kFlopsPerIteration / peak);
+        else
+            m.note = format("%.2f T iter/s effective (the iterations it skips count as done)", rate * 1e-12);
+        if (impl.name == "seed" || impl.name == "refill") {
+            DeviceBuffer<std::uint32_t> trips(impl.name == "seed" ? pixels : 0);
+            DeviceBuffer<float> eff(impl.name == "seed" ? pixels : 0);
+            const WarpActivity a = warp_activity(impl.name == "refill", v, p, out.data(), trips.data(), eff.data());
+            m.note += format("; warp efficiency %.1f%% (active lanes per iteration step, counted in the kernel)",
+                             100 * a.efficiency());
+        }
+        if (impl.name == "pinned")
+            m.note += format("; checked exactly against the CPU on %d rows", ref.verified_rows);
+        if (mode == CheckMode::Loose || mode == CheckMode::Completeness)
+            m.note += format("; %s does not reproduce this view's counts at this size (NOTES.md): %s check", to_string(p),
+                             to_string(mode));
+        if (impl.name == "seed" && !peak_noted) {
+            peak_noted = true;
+            m.note += format("\n    FP32 peak %.1f TFLOP/s (%d SMs x %d lanes x 2 flops x %d MHz); an FMA chain measures "
+                             "%.1f TFLOP/s here",
+                             peak * 1e-12, ctx.device.sm_count,
+                             static_cast<int>(peak / (ctx.device.sm_count * 2.0 * ctx.device.sm_clock_mhz * 1e6) + 0.5),
+                             ctx.device.sm_clock_mhz, measured_fma_flops(ctx) * 1e-12);
+        }
+        rows.push_back(m);
+    }
+    return rows;
+}
+
+}  // namespace
+
+ExerciseDef exercise() {
+    ExerciseDef def;
+    def.id = "08_mandelbrot";
+    def.title = "Mandelbrot escape time: one thread per pixel, divergence, fast iteration (PMPP chapters 3-6)";
+    def.impls = {
+        {"student", ImplKind::Student, "your mandelbrot_student.cu"},
+        {"pinned", ImplKind::Reference, "the CPU's arithmetic on the GPU (-fmad=false): matches it bit for bit (mandelbrot_pinned.cu)"},
+        {"seed", ImplKind::Reference, "the seed's kernel: one thread per pixel, 16x16 blocks (mandelbrot_1_seed.cu)"},
+        {"refill", ImplKind::Reference, "persistent threads: idle lanes take pixels from a work queue (mandelbrot_2_refill.cu)"},
+        {"unrolled", ImplKind::Reference, "8 steps per escape test, exact count restored (mandelbrot_3_unrolled.cu)"},
+        {"shortcuts", ImplKind::Reference, "+ cardioid and bulb test, periodicity check (mandelbrot_4_shortcuts.cu)"},
+        {"border", ImplKind::Reference, "Mariani-Silver border tracing, a work queue of tiles (mandelbrot_5_border_tracing.cu)"},
+        {"cpu", ImplKind::Cpu, "one CPU thread: the definition of correct (mandelbrot_cpu.cpp)"},
+        {"cpu_omp", ImplKind::Cpu, "every CPU core (OpenMP), the same counts (mandelbrot_cpu.cpp)"},
+    };
+    def.baseline = "seed";
+    def.items_unit = "Giter/s";
+    def.extra_options = {
+        {"view", "NAME[,NAME]|all", "views: full, full_4096, seahorse, elephant, deep, inside (and random, in the check)", "all"},
+        {"images", "DIR", "where the benchmark writes the pictures of its views", "build/images"},
+        {"no-images", "", "do not write pictures", ""},
+        {"palette", "NAME", "palette of the pictures: ocean, fire, gray, seed", "ocean"},
+    };
+    def.max_size = std::size_t{1} << 14;
+    def.bench_sizes = {3840};
+    def.cases = mandelbrot_cases;
+    def.run_case = [](const Impl& impl, const Case& c, std::uint64_t seed, const Options&) {
+        return check_case(render_by_name(impl.name), impl.name == "pinned", c, seed);
+    };
+    def.bench = mandelbrot_bench;
+    // Output, the pinned reference and the profiling arrays: 16 bytes per pixel of a square image.
+    def.device_bytes = [](std::size_t n) { return 16.0 * static_cast<double>(n) * static_cast<double>(n) + (64 << 20); };
+    return def;
+}
+
+}  // namespace mandelbrot

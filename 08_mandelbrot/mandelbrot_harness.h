@@ -1,0 +1,84 @@
+// mandelbrot_harness.h: the check and the benchmark of exercise 08, shared by main.cu and the
+// tests.
+#pragma once
+
+#include "mandelbrot.h"
+
+#include "common/exercise.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mandelbrot {
+
+// How an output is compared with the CPU reference (README, "How the check decides").
+// Every mode first requires every pixel written, with a count in [0, max_iter], and nothing
+// written outside the image.
+enum class CheckMode {
+    Exact,         // every pixel equal: the pinned kernel, whose arithmetic is the CPU's
+    Tolerant,      // every pixel away from the boundary equal, at most 5% + 2 differ in all
+    Loose,         // at most 25% + 2 differ: float on views whose counts it cannot reproduce
+    Completeness,  // nothing more: float on the deep zoom, where it cannot tell pixels apart
+};
+const char* to_string(CheckMode mode);
+
+// At most this fraction of the pixels, plus a slack for tiny images, may differ. Measured
+// (NOTES.md): FMA against pinned arithmetic changes at most 1.1% of a preset's pixels and 0.83%
+// of a random view's where the check is Tolerant (every one of them at the boundary), and at
+// most 14% where it is Loose.
+constexpr double kTolerantFraction = 0.05;
+constexpr double kLooseFraction = 0.25;
+constexpr std::size_t kDifferingSlack = 2;
+std::size_t allowed_differences(std::size_t pixels, CheckMode mode);
+
+// A pixel is away from the boundary when it is not on the edge of the image and its 8
+// neighbours have its reference count: the level curves of the count pass at least a pixel
+// away, so the rounding of the arithmetic cannot move it to another count.
+bool away_from_boundary(const std::uint32_t* reference, int width, int height, int x, int y);
+
+pmpp::CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
+                                 int max_iter, CheckMode mode);
+
+// Any device implementation, as the check sees it.
+using Render = std::function<void(const View&, Precision, std::uint32_t*)>;
+Render render_by_name(const std::string& name);
+
+// The CPU reference counts of a view, computed once per process (on every core).
+const std::vector<std::uint32_t>& reference_counts(const View& view, Precision precision);
+
+// Runs `render` into a buffer filled with 0xFF (with guard zones before and after the image)
+// and compares with the CPU reference.
+pmpp::CheckResult check_render(const Render& render, const View& view, Precision precision, CheckMode mode);
+
+// What a check case stands for (Case::variant encodes the view, the image shape and the
+// precision; a random view is drawn from the case's seed).
+struct CaseView {
+    View view;
+    Precision precision = Precision::Float;
+    const Preset* preset = nullptr;  // nullptr: a random view
+};
+CaseView case_view(const pmpp::Case& c, std::uint64_t seed);
+
+// Exact for the pinned kernel; Tolerant in double; in float, what the preset allows at the
+// image's width (Preset::float_tolerant_width, float_resolves).
+CheckMode mode_for(bool pinned_arithmetic, const Preset* preset, Precision precision, int image_width);
+
+pmpp::CheckResult check_case(const Render& render, bool pinned_arithmetic, const pmpp::Case& c, std::uint64_t seed);
+
+// The shapes every preset is checked at (n = the width), in both precisions.
+struct Shape {
+    int width, height;
+};
+const std::vector<Shape>& check_shapes();
+
+// FP32 peak of the device: SMs x FP32 lanes per SM x 2 flops (an FMA) x the SM clock.
+double fp32_peak_flops(const pmpp::DeviceSummary& device);
+// Flops one iteration of z = z^2 + c with its escape test counts (README and NOTES.md).
+constexpr double kFlopsPerIteration = 8;
+
+// The exercise's definition for the common harness.
+pmpp::ExerciseDef exercise();
+
+}  // namespace mandelbrot

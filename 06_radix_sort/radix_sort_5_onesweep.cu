@@ -1,0 +1,74 @@
+// radix_sort_5_onesweep.cu: Onesweep (Adinets and Merrill, 2022), the design of CUB's radix
+// sort since 2022: 8-bit digits, one histogram of every digit up front, then one kernel per
+// digit that ranks each tile, finds its offsets by decoupled look-back and scatters.
+//
+// Idea over radix_sort_4_coarsened: variant 4 still reads the keys twice per pass (count, then
+// sort and scatter) with a device-wide scan in between, because a tile cannot know where its
+// keys go before every tile has counted. Two ideas remove that:
+//  - the counts of every digit of the whole array (where each digit's keys start) do not
+//    depend on the order of the keys: one read of the keys, before the first pass, computes
+//    all of them;
+//  - what a tile still needs is the count of its digit in the tiles before it: the single-pass
+//    scan's decoupled look-back (02_scan) gives it, one chain per digit, while the tile runs.
+// Each pass is then one kernel that reads the keys once and writes them once: 8 bytes per key
+// per pass (variant 4: 12), with 8-bit digits: 4 passes for 32-bit keys (variant 4: 8). The
+// tile is ranked in registers and shared memory (radix_sort_5_onesweep.cuh explains how),
+// written coalesced like variants 2-4, and the look-back waits as 02's scan learnt to.
+// Tiles: 384 threads as CUB's tuning for sm_90; the keys per thread are the tuning sweep's
+// question (tune/sweep_onesweep.cu).
+// Measured: to be measured (NOTES.md).
+#include "radix_sort_5_onesweep.cuh"
+
+namespace radix_sort {
+
+namespace {
+
+// The shipped shapes, by key size and whether values travel along: to be confirmed by the
+// sweep (NOTES.md). Registers bound the keys per thread: each thread keeps its keys and their
+// ranks in registers through the pass. All four compile to at most 80 registers without
+// spills (ptxas -v), so two blocks of 384 threads fit on an SM (65536 registers).
+template <std::size_t KEY_BYTES, bool PAIRS>
+struct Shipped;
+template <>
+struct Shipped<4, false> {
+    using type = onesweep::Config<384, 20, 2>;
+};
+template <>
+struct Shipped<4, true> {
+    using type = onesweep::Config<384, 16, 2>;
+};
+template <>
+struct Shipped<8, false> {
+    using type = onesweep::Config<384, 16, 2>;
+};
+template <>
+struct Shipped<8, true> {
+    using type = onesweep::Config<384, 12, 2>;
+};
+template <class Key, bool PAIRS>
+using ShippedConfig = typename Shipped<sizeof(Key), PAIRS>::type;
+
+}  // namespace
+
+std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs) {
+    if (key_bytes == 4) return pairs ? Shipped<4, true>::type::kTile : Shipped<4, false>::type::kTile;
+    return pairs ? Shipped<8, true>::type::kTile : Shipped<8, false>::type::kTile;
+}
+
+template <class Key>
+std::size_t radix_sort_onesweep_workspace_bytes(std::size_t n, bool pairs) {
+    return pairs ? onesweep::workspace_bytes<Key, ShippedConfig<Key, true>>(n, true)
+                 : onesweep::workspace_bytes<Key, ShippedConfig<Key, false>>(n, false);
+}
+
+template <class Key>
+void radix_sort_onesweep(const SortArgs<Key>& args) {
+    if (args.pairs())
+        onesweep::sort<Key, true, ShippedConfig<Key, true>>(args);
+    else
+        onesweep::sort<Key, false, ShippedConfig<Key, false>>(args);
+}
+
+RADIX_SORT_INSTANTIATE(radix_sort_onesweep)
+
+}  // namespace radix_sort

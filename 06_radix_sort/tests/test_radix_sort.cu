@@ -1,0 +1,226 @@
+// Exercise 06 on the GPU: every implementation equals the CPU on every case of the list (every
+// key type, keys alone and with values, adversarial inputs, bit ranges, sizes up to 2^26+3);
+// the check rejects each deliberately wrong sort and says why; the harness runs end to end.
+// Every test here starts with PMPP_REQUIRE_GPU(): skipped without a GPU, never on one.
+#include "../radix_sort_harness.h"
+#include "wrong_radix_sort.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace pmpp;
+using namespace radix_sort;
+
+namespace {
+
+template <class Key>
+SortImpl<Key> wrong_impl(void (*fn)(const SortArgs<Key>&)) {
+    return {wrong::workspace_bytes<Key>, fn};
+}
+
+bool says(const CheckResult& r, const std::string& words) {
+    return (r.message + " " + r.hint).find(words) != std::string::npos;
+}
+
+CaseSpec spec(KeyType type, bool pairs, InputKind kind, BitRange bits = BitRange::Full) {
+    return {type, pairs, kind, bits};
+}
+
+// Runs the forbidden-API check on files of this exercise; returns its exit status.
+int forbidden_status(const std::string& files) {
+    const std::string dir = PMPP_EXERCISE_DIR;
+    const std::string cmd = "cd '" + dir + "' && bash ../common/forbidden_api.sh --forbid thrust,cub -I.. -I. " +
+                            files + " > /dev/null 2>&1";
+    const int raw = std::system(cmd.c_str());
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+}
+
+}  // namespace
+
+// ---- every implementation against the CPU ------------------------------------------------------------
+
+class RadixSortImplementation : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RadixSortImplementation, MatchesTheCpuOnEveryCaseOfTheList) {
+    PMPP_REQUIRE_GPU();
+    // The same inputs for every implementation (the suite's seed), so the CPU sorts each large
+    // case once (radix_sort_harness.cu remembers its answers).
+    const auto cases = exercise().cases(default_options(exercise().extra_options));
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const CheckResult r = check_case(GetParam(), cases[i], derive_seed(pmpp::testing::suite_seed(), i));
+        EXPECT_TRUE(r.ok) << GetParam() << " " << cases[i].label << ": " << r.report();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllImplementations, RadixSortImplementation,
+                         ::testing::Values("one_bit", "coalesced", "multibit", "coarsened", "onesweep", "cub",
+                                           "student"),
+                         [](const auto& info) {
+                             return info.param == "student" ? std::string("solution") : info.param;
+                         });
+
+TEST(RadixSortOnesweep, StaysCorrectOverManyRepeatsOfALargeSort) {
+    // A race in the look-back or the ranking shows up as a rare wrong tile: repeat, fresh inputs.
+    PMPP_REQUIRE_GPU();
+    const auto impl = impl_by_name<std::uint32_t>("onesweep");
+    for (int rep = 0; rep < 8; ++rep) {
+        const CheckResult r = check_case_with(impl, spec(KeyType::U32, rep % 2 == 1, InputKind::Uniform),
+                                              (std::size_t{1} << 24) + 3, pmpp::testing::test_seed(rep));
+        ASSERT_TRUE(r.ok) << "repeat " << rep << ": " << r.report();
+    }
+}
+
+TEST(RadixSortOnesweep, SortsSixteenBitKeysInTwoPasses) {
+    PMPP_REQUIRE_GPU();
+    // Keys below 2^16 (only the bottom two bytes random), sorted by bits 0:16: fully sorted.
+    SortData<std::uint32_t> in =
+        make_input<std::uint32_t>(1 << 20, InputKind::Uniform, true, pmpp::testing::test_seed());
+    for (auto& k : in.keys) k &= 0xFFFFu;
+    struct Count : StageTimer {
+        int passes = 0;
+        void mark(const std::string& stage, double) override { passes += stage.rfind("pass", 0) == 0; }
+    } count;
+    const auto onesweep = impl_by_name<std::uint32_t>("onesweep");
+    SortImpl<std::uint32_t> counted{onesweep.workspace_bytes, [&](const SortArgs<std::uint32_t>& a) {
+                                        SortArgs<std::uint32_t> b = a;
+                                        b.stages = &count;
+                                        onesweep.run(b);
+                                    }};
+    const CheckResult r = check_sort(counted, in, expected_sort(in, {0, 16}), {0, 16});
+    EXPECT_TRUE(r.ok) << r.report();
+    EXPECT_EQ(count.passes, 2);
+}
+
+// ---- the check rejects each classic mistake ----------------------------------------------------------
+
+TEST(RadixSortCheck, RejectsUnstablePairs) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r =
+        check_case_with(wrong_impl<std::uint32_t>(wrong::unstable_pairs<std::uint32_t>),
+                        spec(KeyType::U32, true, InputKind::SixteenDistinct), 5000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "not stable")) << r.report();
+}
+
+TEST(RadixSortCheck, RejectsASortThatSkipsADigit) {
+    PMPP_REQUIRE_GPU();
+    for (KeyType type : {KeyType::U32, KeyType::F32}) {
+        const CaseSpec s = spec(type, false, InputKind::BottomByteOnly);  // the skipped digit is all that differs
+        const CheckResult r =
+            type == KeyType::U32
+                ? check_case_with(wrong_impl<std::uint32_t>(wrong::skips_a_digit<std::uint32_t>), s, 5000,
+                                  pmpp::testing::test_seed())
+                : check_case_with(wrong_impl<float>(wrong::skips_a_digit<float>), s, 5000, pmpp::testing::test_seed());
+        ASSERT_FALSE(r.ok);
+        EXPECT_TRUE(says(r, "not sorted")) << r.report();
+    }
+}
+
+TEST(RadixSortCheck, RejectsASortThatLosesAKey) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r =
+        check_case_with(wrong_impl<std::uint64_t>(wrong::loses_a_key<std::uint64_t>),
+                        spec(KeyType::U64, false, InputKind::Uniform), 5000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "not a permutation")) << r.report();
+}
+
+TEST(RadixSortCheck, RejectsValuesLeftBehind) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r =
+        check_case_with(wrong_impl<std::int32_t>(wrong::leaves_values_behind<std::int32_t>),
+                        spec(KeyType::I32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "did not travel with their keys")) << r.report();
+}
+
+TEST(RadixSortCheck, RejectsDigitsSortedMostSignificantFirst) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r =
+        check_case_with(wrong_impl<std::uint32_t>(wrong::most_significant_digit_first<std::uint32_t>),
+                        spec(KeyType::U32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "not sorted")) << r.report();
+}
+
+TEST(RadixSortCheck, RejectsASortThatNeverWritesItsLastTile) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{4097}}) {
+        const CheckResult r =
+            check_case_with(wrong_impl<std::uint32_t>(wrong::drops_the_last_tile<std::uint32_t>),
+                            spec(KeyType::U32, true, InputKind::Uniform), n, pmpp::testing::test_seed(n));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(says(r, "never written")) << r.report();
+    }
+}
+
+TEST(RadixSortCheck, RejectsASortThatIgnoresTheBitRange) {
+    PMPP_REQUIRE_GPU();
+    // Keys alone: sorted by all their bits instead of bits 0:24, with only the top byte differing.
+    const CheckResult r = check_case_with(wrong_impl<std::uint32_t>(wrong::ignores_the_bit_range<std::uint32_t>),
+                                          spec(KeyType::U32, false, InputKind::TopByteOnly, BitRange::AllButTopByte),
+                                          5000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "not in input order")) << r.report();
+}
+
+TEST(RadixSortCheck, RejectsTheStarterWithAHelpfulMessage) {
+    PMPP_REQUIRE_GPU();
+    // The starter writes nothing: what the check says about an empty sort.
+    SortImpl<std::uint32_t> nothing{[](std::size_t, bool) { return std::size_t{0}; },
+                                    [](const SortArgs<std::uint32_t>&) {}};
+    const CheckResult r =
+        check_case_with(nothing, spec(KeyType::U32, false, InputKind::Uniform), 1000, pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "never written")) << r.report();
+}
+
+// ---- the harness end to end ---------------------------------------------------------------------
+
+TEST(RadixSortHarness, AcceptsTheReferenceAnswerAndEveryVariantOnTheSmallCases) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"radix_sort", "--impl", "all", "--check", "--max-size", "70000", "--seed", seed.c_str()};
+    Json results;
+    EXPECT_EQ(run_exercise(exercise(), 8, const_cast<char**>(argv), results), kExitOk);
+    for (const auto& impl : results.at("check_summary").items())
+        EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+}
+
+TEST(RadixSortHarness, BenchmarksEveryImplementationWithItsStages) {
+    PMPP_REQUIRE_GPU();
+    for (const char* type : {"u32", "f32", "u64"}) {
+        const char* argv[] = {"radix_sort", "--impl", "all",       "--bench", "--size",   "70000",
+                              "--type",     type,     "--repeats", "2",       "--warmup", "1"};
+        Json results;
+        ASSERT_EQ(run_exercise(exercise(), 12, const_cast<char**>(argv), results), kExitOk) << type;
+        bool stages = false;
+        std::size_t rows = 0;
+        for (const auto& row : results.at("bench").elements()) {
+            ++rows;
+            EXPECT_TRUE(row.at("correct").as_bool()) << row.at("label").as_string();
+            stages |= row.at("section").as_string().rfind("stages", 0) == 0 &&
+                      row.at("label").as_string().rfind("onesweep: pass 1", 0) == 0;
+        }
+        EXPECT_GE(rows, 16u) << type;  // 8 implementations, keys and pairs, plus stages
+        EXPECT_TRUE(stages) << type;
+    }
+}
+
+TEST(RadixSortHarness, RefusesABitRangeWiderThanTheKey) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"radix_sort", "--impl", "onesweep", "--bench", "--size", "1000", "--bits", "32:64"};
+    Json results;
+    EXPECT_EQ(run_exercise(exercise(), 8, const_cast<char**>(argv), results), kExitUsage);
+}
+
+// ---- the forbidden-API check on this exercise's files ------------------------------------------------
+
+TEST(ForbiddenApi, AcceptsTheStarterAndFlagsTheLibraryBaseline) {
+    EXPECT_EQ(forbidden_status("radix_sort_student.cu ../02_scan/scan_student.cu radix_sort_solution.cu"), 0);
+    EXPECT_EQ(forbidden_status("radix_sort_cub.cu"), 5);
+}

@@ -1,0 +1,121 @@
+#include "wrong_radix_sort.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+
+namespace wrong {
+
+using radix_sort::SortArgs;
+using radix_sort::Value;
+
+namespace {
+
+template <class Key>
+__global__ void swap_values_of_equal_neighbours(const Key* keys, Value* values, std::size_t n) {
+    const std::size_t i = 2 * (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x);
+    if (i + 1 < n && radix_sort::to_bits(keys[i]) == radix_sort::to_bits(keys[i + 1])) {
+        const Value v = values[i];
+        values[i] = values[i + 1];
+        values[i + 1] = v;
+    }
+}
+
+constexpr std::size_t kTile = 1000;
+
+}  // namespace
+
+template <class Key>
+std::size_t workspace_bytes(std::size_t n, bool pairs) {
+    return radix_sort::radix_sort_onesweep_workspace_bytes<Key>(n, pairs);
+}
+
+template <class Key>
+void unstable_pairs(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    if (!a.pairs() || a.n < 2) return;
+    swap_values_of_equal_neighbours<<<static_cast<unsigned>((a.n / 2 + 255) / 256), 256>>>(a.keys_out, a.values_out,
+                                                                                           a.n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <class Key>
+void skips_a_digit(const SortArgs<Key>& a) {
+    SortArgs<Key> b = a;
+    b.begin_bit = a.begin_bit + 8 < a.end_bit ? a.begin_bit + 8 : a.end_bit;
+    radix_sort::radix_sort_onesweep(b);
+}
+
+template <class Key>
+void loses_a_key(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    if (a.n < 2) return;
+    PMPP_CUDA_CHECK(cudaMemcpy(a.keys_out + a.n / 2, a.keys_out + a.n / 2 - 1, sizeof(Key), cudaMemcpyDeviceToDevice));
+}
+
+template <class Key>
+void leaves_values_behind(const SortArgs<Key>& a) {
+    SortArgs<Key> keys_alone = a;
+    keys_alone.values_in = nullptr;
+    keys_alone.values_out = nullptr;
+    radix_sort::radix_sort_onesweep(keys_alone);
+    if (a.pairs() && a.n > 0)
+        PMPP_CUDA_CHECK(cudaMemcpy(a.values_out, a.values_in, a.n * sizeof(Value), cudaMemcpyDeviceToDevice));
+}
+
+template <class Key>
+void most_significant_digit_first(const SortArgs<Key>& a) {
+    if (a.n == 0) return;
+    PMPP_CUDA_CHECK(cudaMemcpy(a.keys_out, a.keys_in, a.n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    if (a.pairs())
+        PMPP_CUDA_CHECK(cudaMemcpy(a.values_out, a.values_in, a.n * sizeof(Value), cudaMemcpyDeviceToDevice));
+    pmpp::DeviceBuffer<Key> keys(a.n);
+    pmpp::DeviceBuffer<Value> values(a.pairs() ? a.n : 0);
+    const int passes = radix_sort::pass_count(a.begin_bit, a.end_bit, 8);
+    for (int pass = passes - 1; pass >= 0; --pass) {  // the mistake: the top digit first
+        SortArgs<Key> one = a;
+        one.begin_bit = a.begin_bit + 8 * pass;
+        one.end_bit = one.begin_bit + 8 < a.end_bit ? one.begin_bit + 8 : a.end_bit;
+        one.keys_in = a.keys_out;
+        one.keys_out = keys.data();
+        one.values_in = a.pairs() ? a.values_out : nullptr;
+        one.values_out = a.pairs() ? values.data() : nullptr;
+        radix_sort::radix_sort_onesweep(one);
+        PMPP_CUDA_CHECK(cudaMemcpy(a.keys_out, keys.data(), a.n * sizeof(Key), cudaMemcpyDeviceToDevice));
+        if (a.pairs())
+            PMPP_CUDA_CHECK(cudaMemcpy(a.values_out, values.data(), a.n * sizeof(Value), cudaMemcpyDeviceToDevice));
+    }
+}
+
+template <class Key>
+void drops_the_last_tile(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    if (a.n == 0) return;
+    const std::size_t last = (a.n - 1) / kTile * kTile;                                // first element of the last tile
+    PMPP_CUDA_CHECK(cudaMemset(a.keys_out + last, 0xFF, (a.n - last) * sizeof(Key)));  // as the harness poisons
+    if (a.pairs()) PMPP_CUDA_CHECK(cudaMemset(a.values_out + last, 0xFF, (a.n - last) * sizeof(Value)));
+}
+
+template <class Key>
+void ignores_the_bit_range(const SortArgs<Key>& a) {
+    SortArgs<Key> all = a;
+    all.begin_bit = 0;
+    all.end_bit = radix_sort::kKeyBits<Key>;
+    radix_sort::radix_sort_onesweep(all);
+}
+
+#define INSTANTIATE_WRONG(Key)                                             \
+    template std::size_t workspace_bytes<Key>(std::size_t, bool);          \
+    template void unstable_pairs<Key>(const SortArgs<Key>&);               \
+    template void skips_a_digit<Key>(const SortArgs<Key>&);                \
+    template void loses_a_key<Key>(const SortArgs<Key>&);                  \
+    template void leaves_values_behind<Key>(const SortArgs<Key>&);         \
+    template void most_significant_digit_first<Key>(const SortArgs<Key>&); \
+    template void drops_the_last_tile<Key>(const SortArgs<Key>&);          \
+    template void ignores_the_bit_range<Key>(const SortArgs<Key>&);
+INSTANTIATE_WRONG(std::uint32_t)
+INSTANTIATE_WRONG(std::int32_t)
+INSTANTIATE_WRONG(float)
+INSTANTIATE_WRONG(std::uint64_t)
+#undef INSTANTIATE_WRONG
+
+}  // namespace wrong

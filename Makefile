@@ -1,13 +1,15 @@
 # Top-level Makefile: delegates to common/ and to every exercise folder (NN_name).
 #   make          build everything            make run    run every exercise, then a summary
 #   make test     build and run every suite   make clean  remove every build/
+#   make grade    grade the exercises (grading/README.md)
 # Variables given here (ARCH=sm_90, CUDA_PATH=..., NVCC=...) reach every folder.
 
 EXERCISES := $(sort $(wildcard [0-9][0-9]_*))
-TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES))
+# The grader's Python tests print the same counts line as the GoogleTest binaries.
+TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES)) grading/tests/run_tests.py
 
 .DEFAULT_GOAL := all
-.PHONY: all run test test-build clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
+.PHONY: all run test test-build grade clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
 
 all: $(EXERCISES)
 
@@ -46,6 +48,14 @@ run: all
 	done; \
 	common/build/results_summary $$results
 
+# The grader: every exercise part in its own process, scored with grading/rubric.ini. Its
+# options go in GRADE_ARGS, e.g. make grade GRADE_ARGS="--submissions ~/submissions".
+# It runs make itself (one build per student), so this make's own flags stay here.
+GRADE_ARGS ?=
+grade:
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(if $(filter command line,$(origin CUDA_PATH)),CUDA_PATH=$(CUDA_PATH)) \
+	  grading/run_all.sh $(if $(filter command line,$(origin ARCH)),--arch $(ARCH)) $(GRADE_ARGS)
+
 clean:
 	@for d in common $(EXERCISES); do $(MAKE) --no-print-directory -C $$d clean; done
 
@@ -54,6 +64,7 @@ help:
 	@echo "  make          build every exercise (your code and the reference answer)"
 	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
 	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
+	@echo "  make grade    grade every exercise (GRADE_ARGS='--submissions DIR' grades a folder of submissions)"
 	@echo "  make clean    remove every build/ folder"
 	@echo "In an exercise folder: make run | test | sanitize | profile | help"
 	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."

@@ -129,7 +129,7 @@ $(TEST_OBJS): | gtest-present
 $(COMMON_LIB) $(TEST_MAIN): FORCE
 	@$(MAKE) --no-print-directory -C $(COMMON_DIR) lib
 
-.PHONY: all run test test-build clean help sanitize profile forbidden
+.PHONY: all run test test-build clean help sanitize profile forbidden grading-info
 
 all: $(BIN) $(SOLUTION_BIN)
 
@@ -140,6 +140,15 @@ ifneq ($(FORBIDDEN_APIS),)
 else
 	@echo "forbidden: this exercise forbids no library"
 endif
+
+# What the grader (grading/run_all.sh) needs to know about this exercise, one KEY=value a line.
+grading-info:
+	@echo "EXERCISE=$(EXERCISE)"
+	@echo "PROGRAM=$(PROGRAM)"
+	@echo "STUDENT_SRCS=$(strip $(STUDENT_SRCS))"
+	@echo "SOLUTION_SRCS=$(strip $(SOLUTION_SRCS))"
+	@echo "FORBIDDEN_APIS=$(FORBIDDEN_APIS)"
+	@echo "NVCC=$(NVCC)"
 
 # RUN_ARGS: extra harness options, e.g. make run RUN_ARGS="--size 2^24 --seed 7"
 RUN_ARGS ?=

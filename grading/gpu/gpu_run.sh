@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The grader on a GPU machine, from the repository root (logs and reports in $OUT or
+# build/gpu-logs): its unit tests; every exercise's reference answer submitted as a student,
+# which must score full marks, timed (the time to grade one submission, builds included); the
+# bad submissions of grading/gpu/bad (does not compile, illegal address, hangs in a kernel,
+# wrong results, uses Thrust, edits the harness, violates the render order), each classified
+# as grading/gpu/expected.json says while the other exercise it is graded on keeps its points.
+#   bash grading/gpu/gpu_run.sh            (about 5 + 5 minutes on one H200; every GPU is used,
+#                                           one student per GPU)
+#   bash grading/gpu/gpu_run.sh bad        only the bad submissions (the clean tree's builds of
+#                                           an earlier run in build/grading-gpu are reused)
+source "$(dirname "$0")/../../common/gpu_steps.sh"
+stage=${1:-all}
+work=build/grading-gpu
+gpu_summary
+[ "$stage" = bad ] || rm -rf "$work"
+python3 grading/gpu/make_submissions.py "$work/submissions"
+TAILN=3 step grader_tests 180 python3 grading/tests/run_tests.py
+while read -r name exercises timeout folder; do
+    [ "$stage" = bad ] && [ "$name" = reference ] && continue
+    limit=()
+    [ "$timeout" = - ] || limit=(--timeout "$timeout")
+    TAILN=16 step "grade_$name" 560 grading/run_all.sh --submissions "$folder" --exercises "$exercises" \
+        ${limit[@]+"${limit[@]}"} --output "$work/out" --base worktree
+done < "$work/submissions/groups.txt"
+TAILN=100 step verify 60 python3 grading/gpu/verify.py "$work/out"
+mkdir -p "$LOGS/grading"
+tar -C "$work/out" --exclude=./base --exclude=./base.new --exclude='./students/*/tree' -cf - . | tar -C "$LOGS/grading" -xf -
+echo "reports copied to $LOGS/grading"

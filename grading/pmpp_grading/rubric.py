@@ -1,0 +1,201 @@
+"""grading/rubric.ini: points per exercise and part, performance thresholds, timeouts.
+
+The format is INI (configparser, in every Python 3): [defaults], then one [EXERCISE/PART]
+section per graded part; [*/PART] sections apply to exercise folders without sections of their
+own. Every key is checked: a typo is an error that names the file, the section and the key,
+before anything is built or run.
+"""
+from __future__ import annotations
+
+import configparser
+import hashlib
+import shlex
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Tuple
+
+CHECK = "check"
+PERFORMANCE = "performance"
+CURVES = ("classic", "continuous")
+CREDITS = ("per_case", "all")
+AGGREGATES = ("total", "worst")
+ANY_EXERCISE = "*"
+
+DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout"}
+COMMON_PART_KEYS = {"type", "points", "args", "timeout"}
+CHECK_KEYS = COMMON_PART_KEYS | {"credit"}
+PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve", "requires"}
+
+
+class RubricError(ValueError):
+    """A rubric that cannot be used; the message names the file, section and key."""
+
+
+@dataclass(frozen=True)
+class Defaults:
+    full_within: float = 1.2
+    curve: str = "classic"
+    credit: str = "per_case"
+    check_timeout: float = 180.0
+    bench_timeout: float = 180.0
+    build_timeout: float = 900.0
+
+
+@dataclass(frozen=True)
+class Part:
+    """One graded part of one exercise."""
+    exercise: str
+    name: str
+    kind: str                      # CHECK or PERFORMANCE
+    points: float
+    args: Tuple[str, ...] = ()
+    timeout: float = 180.0
+    credit: str = "per_case"       # check parts
+    reference: str = "solution"    # performance parts: "solution" or a reference variant's name
+    section: str = "kernel"        # "*": every section
+    label: Optional[str] = None
+    aggregate: str = "total"
+    full_within: float = 1.2
+    curve: str = "classic"
+    requires: Tuple[str, ...] = ()  # names of check parts; filled in by Rubric.parts_for
+
+    @property
+    def key(self) -> str:
+        return self.exercise + "/" + self.name
+
+
+@dataclass
+class Rubric:
+    path: str
+    defaults: Defaults
+    parts: Dict[str, List[Part]] = field(default_factory=dict)  # exercise (or "*") -> parts, file order
+    digest: str = ""
+
+    def has_parts_for(self, exercise: str) -> bool:
+        return exercise in self.parts or ANY_EXERCISE in self.parts
+
+    def parts_for(self, exercise: str) -> List[Part]:
+        """The exercise's own parts, or the [*/...] parts instantiated for it; each performance
+        part's `requires` resolved (default: every check part of the exercise)."""
+        own = self.parts.get(exercise)
+        parts = own if own is not None else [replace(p, exercise=exercise) for p in self.parts.get(ANY_EXERCISE, [])]
+        checks = tuple(p.name for p in parts if p.kind == CHECK)
+        return [replace(p, requires=checks) if p.kind == PERFORMANCE and not p.requires else p for p in parts]
+
+    def max_points(self, exercises: List[str]) -> float:
+        return sum(p.points for e in exercises for p in self.parts_for(e))
+
+
+def _number(text: str, where: str, minimum: float, strictly: bool = True) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise RubricError(f"{where}: '{text}' is not a number") from None
+    if value != value or (value <= minimum if strictly else value < minimum):
+        raise RubricError(f"{where}: {text} must be {'greater than' if strictly else 'at least'} {minimum:g}")
+    return value
+
+
+def _choice(text: str, choices, where: str) -> str:
+    if text not in choices:
+        raise RubricError(f"{where}: '{text}' is not one of {', '.join(choices)}")
+    return text
+
+
+def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
+    parser = configparser.ConfigParser(interpolation=None, comment_prefixes=("#", ";"),
+                                       inline_comment_prefixes=("#", ";"), default_section="__none__")
+    parser.optionxform = str  # keys are case-sensitive: a typo in case is a typo
+    try:
+        parser.read_string(text, source=path)
+    except configparser.Error as e:
+        raise RubricError(f"{path}: {e}") from None
+
+    defaults = Defaults()
+    if parser.has_section("defaults"):
+        sec = parser["defaults"]
+        where = f"{path}: [defaults]"
+        for key in sec:
+            if key not in DEFAULT_KEYS:
+                raise RubricError(f"{where}: unknown key '{key}' (known: {', '.join(sorted(DEFAULT_KEYS))})")
+        values = {}
+        if "full_within" in sec:
+            values["full_within"] = _number(sec["full_within"], where + " full_within", 1.0, strictly=False)
+        if "curve" in sec:
+            values["curve"] = _choice(sec["curve"], CURVES, where + " curve")
+        if "credit" in sec:
+            values["credit"] = _choice(sec["credit"], CREDITS, where + " credit")
+        for key in ("check_timeout", "bench_timeout", "build_timeout"):
+            if key in sec:
+                values[key] = _number(sec[key], f"{where} {key}", 0.0)
+        defaults = replace(defaults, **values)
+
+    rubric = Rubric(path=path, defaults=defaults, digest=hashlib.sha256(text.encode()).hexdigest()[:16])
+    for name in parser.sections():
+        if name == "defaults":
+            continue
+        where = f"{path}: [{name}]"
+        exercise, slash, part_name = name.partition("/")
+        exercise, part_name = exercise.strip(), part_name.strip()
+        if not slash or not exercise or not part_name:
+            raise RubricError(f"{where}: a part section is named [EXERCISE/PART], e.g. [02_scan/correctness]")
+        sec = parser[name]
+        kind = sec.get("type")
+        if kind is None:
+            raise RubricError(f"{where}: missing 'type' (check or performance)")
+        kind = _choice(kind, (CHECK, PERFORMANCE), where + " type")
+        known = CHECK_KEYS if kind == CHECK else PERFORMANCE_KEYS
+        for key in sec:
+            if key not in known:
+                raise RubricError(f"{where}: unknown key '{key}' for a {kind} part (known: {', '.join(sorted(known))})")
+        if "points" not in sec:
+            raise RubricError(f"{where}: missing 'points'")
+        try:
+            args = tuple(shlex.split(sec.get("args", "")))
+        except ValueError as e:
+            raise RubricError(f"{where} args: {e}") from None
+        for forbidden in ("--impl", "--json", "--seed", "--check", "--bench"):
+            if any(a == forbidden or a.startswith(forbidden + "=") for a in args):
+                raise RubricError(f"{where} args: {forbidden} is set by the grader")
+        default_timeout = defaults.check_timeout if kind == CHECK else defaults.bench_timeout
+        part = Part(
+            exercise=exercise, name=part_name, kind=kind,
+            points=_number(sec["points"], where + " points", 0.0),
+            args=args,
+            timeout=_number(sec["timeout"], where + " timeout", 0.0) if "timeout" in sec else default_timeout,
+            credit=_choice(sec.get("credit", defaults.credit), CREDITS, where + " credit"),
+            full_within=_number(sec["full_within"], where + " full_within", 1.0, strictly=False)
+            if "full_within" in sec else defaults.full_within,
+            curve=_choice(sec.get("curve", defaults.curve), CURVES, where + " curve"),
+        )
+        if kind == PERFORMANCE:
+            reference = sec.get("reference", "solution").strip()
+            if not reference or reference in ("student", "all") or "," in reference:
+                raise RubricError(f"{where} reference: 'solution' or the name of one reference variant")
+            label = sec.get("label")
+            part = replace(
+                part, reference=reference, section=sec.get("section", "kernel").strip() or "kernel",
+                label=label.strip() if label is not None and label.strip() else None,
+                aggregate=_choice(sec.get("aggregate", "total"), AGGREGATES, where + " aggregate"),
+                requires=tuple(r.strip() for r in sec.get("requires", "").split(",") if r.strip()))
+        parts = rubric.parts.setdefault(exercise, [])
+        if any(p.name == part_name for p in parts):
+            raise RubricError(f"{where}: the part '{part_name}' appears twice")
+        parts.append(part)
+
+    for exercise, parts in rubric.parts.items():
+        checks = {p.name for p in parts if p.kind == CHECK}
+        for p in parts:
+            for r in p.requires:
+                if r not in checks:
+                    raise RubricError(f"{path}: [{p.key}] requires '{r}', which is not a check part of {exercise} "
+                                      f"(its check parts: {', '.join(sorted(checks)) or 'none'})")
+    return rubric
+
+
+def load_rubric(path: str) -> Rubric:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise RubricError(f"cannot read the rubric: {e}") from None
+    return parse_rubric(text, path)

@@ -1,0 +1,402 @@
+"""Builds an exercise and runs each rubric part of it in its own process under a timeout.
+
+One student's tree is graded by grade_tree(): every exercise's forbidden-API check and build
+first (exercises in parallel: they only use the CPU), then the parts, one process each, on the
+student's GPU, in the exercise order; the student's record (grade.json) and the reports are
+rewritten after every part.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable, Dict, List, Optional, Set
+
+from . import reports, scoring
+from .course import Exercise
+from .rubric import CHECK, PERFORMANCE, Part, Rubric
+from .scoring import PartResult, RunOutcome
+
+
+class Interrupted(Exception):
+    """The grading run was asked to stop (Ctrl-C, SIGTERM): what is not graded stays 'not run'."""
+
+
+class StopSignal:
+    """Shared by every worker: the stop request and the process groups running now."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self._procs: Set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+
+    def add(self, p: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.add(p)
+        if self.event.is_set():
+            _kill_group(p)
+
+    def remove(self, p: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.discard(p)
+
+    def stop(self) -> None:
+        self.event.set()
+        with self._lock:
+            procs = list(self._procs)
+        for p in procs:
+            _kill_group(p)
+
+    def check(self) -> None:
+        if self.event.is_set():
+            raise Interrupted()
+
+
+def _kill_group(p: subprocess.Popen) -> None:
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass
+class ProcessResult:
+    returncode: Optional[int]
+    timed_out: bool
+    wall_s: float
+
+
+def run_process(argv: List[str], cwd: str, env: Dict[str, str], timeout: float, log_path: str,
+                stop: StopSignal) -> ProcessResult:
+    """Runs argv in its own process group, output to log_path. On timeout the whole group is
+    killed (a hung kernel's process and anything it started); so is anything left behind after
+    the program ends. Raises Interrupted when the grading run is being stopped."""
+    stop.check()
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    t0 = time.monotonic()
+    with open(log_path, "wb") as log:
+        log.write(("$ " + " ".join(argv) + "\n").encode())
+        log.flush()
+        try:
+            p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                 stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            log.write(f"cannot start: {e}\n".encode())
+            return ProcessResult(None, False, 0.0)
+        stop.add(p)
+        timed_out = False
+        try:
+            try:
+                rc = p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(p)
+                rc = p.wait()
+        finally:
+            _kill_group(p)
+            stop.remove(p)
+    stop.check()
+    return ProcessResult(None if timed_out else rc, timed_out, time.monotonic() - t0)
+
+
+def read_results(path: str) -> (Optional[dict], str):
+    if not os.path.exists(path):
+        return None, "no results file"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f), ""
+    except (OSError, ValueError) as e:
+        return None, f"unreadable results file: {e}"
+
+
+def run_harness(argv: List[str], json_path: str, log_path: str, cwd: str, env: Dict[str, str], timeout: float,
+                stop: StopSignal) -> RunOutcome:
+    if os.path.exists(json_path):
+        os.remove(json_path)  # never read an earlier run's file
+    pr = run_process(argv, cwd, env, timeout, log_path, stop)
+    results, problem = (None, "") if pr.timed_out else read_results(json_path)
+    return RunOutcome(pr.returncode, pr.timed_out, timeout, results, problem, pr.wall_s)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "part"
+
+
+def log_excerpt(path: str, lines: int = 25) -> str:
+    """The lines of a build log worth showing: the errors first, else its end."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read().splitlines()
+    except OSError:
+        return ""
+    errors = [l for l in text if re.search(r"\berror\b|FORBIDDEN|undefined reference", l, re.IGNORECASE)]
+    return "\n".join((errors or text)[:lines] if errors else text[-lines:])
+
+
+# ---- Context of one grading run ---------------------------------------------------------------
+
+@dataclass
+class Settings:
+    rubric: Rubric
+    seed: int
+    stop: StopSignal
+    progress: Callable[[str, str], None]
+    timeout: Optional[float] = None        # overrides every part's timeout
+    build_timeout: Optional[float] = None
+    make: str = "make"
+    arch: Optional[str] = None
+    make_jobs: int = 2                     # make -j of one build
+    build_slots: int = 1                   # exercises built at once for one student
+
+    def part_timeout(self, part: Part) -> float:
+        return self.timeout if self.timeout is not None else part.timeout
+
+    def build_time_limit(self) -> float:
+        return self.build_timeout if self.build_timeout is not None else self.rubric.defaults.build_timeout
+
+
+def run_env(gpu: Optional[str]) -> Dict[str, str]:
+    # A calling make's flags (make grade, make test) must not reach the builds: its jobserver
+    # and its -j are not the grader's.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"  # the numbering nvidia-smi uses
+    if gpu is not None:
+        env["CUDA_VISIBLE_DEVICES"] = str(gpu)
+    return env
+
+
+def gpu_environment(gpu: Optional[str], nvcc: str = "nvcc") -> Dict[str, object]:
+    env: Dict[str, object] = {"gpu": None, "gpu_index": gpu, "driver": None, "cuda_runtime": None, "nvcc": None,
+                              "compute_capability": None}
+    query = ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]
+    if gpu is not None:
+        query += ["-i", str(gpu)]
+    try:
+        p = subprocess.run(query, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=30)
+        if p.returncode == 0 and p.stdout.strip():
+            name, _, driver = p.stdout.strip().splitlines()[0].rpartition(",")
+            env["gpu"], env["driver"] = name.strip(), driver.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    try:
+        p = subprocess.run([nvcc, "--version"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=30)
+        m = re.search(r"release ([0-9.]+)", p.stdout)
+        env["nvcc"] = m.group(1) if m else None
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return env
+
+
+def note_device(doc: dict, results: Optional[dict]) -> None:
+    """The harness names the GPU it ran on: the reports quote that."""
+    device = (results or {}).get("device")
+    if not isinstance(device, dict) or not device.get("name"):
+        return
+    env = doc.setdefault("environment", {})
+    env["gpu"] = device.get("name")
+    env["driver"] = device.get("driver") or env.get("driver")
+    env["cuda_runtime"] = device.get("runtime") or env.get("cuda_runtime")
+    env["compute_capability"] = device.get("compute_capability") or env.get("compute_capability")
+
+
+# ---- The student's record ---------------------------------------------------------------------
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def new_doc(student: str, source: str, tree: str, settings: Settings, exercises: List[Exercise],
+            environment: Dict[str, object]) -> dict:
+    doc = {"schema": reports.GRADE_SCHEMA, "student": student, "source": source, "tree": tree,
+           "seed": settings.seed, "date": now_iso(), "finished": None, "complete": False,
+           "rubric": {"path": settings.rubric.path, "digest": settings.rubric.digest},
+           "environment": environment, "wall_s": 0.0, "exercises": []}
+    for ex in exercises:
+        doc["exercises"].append({
+            "exercise": ex.name, "build": {"status": scoring.NOT_RUN, "message": "", "wall_s": 0.0}, "files": [],
+            "parts": [scoring.blocked(p, scoring.NOT_RUN, "").to_json() for p in settings.rubric.parts_for(ex.name)]})
+    return doc
+
+
+def _set_part(doc: dict, result: PartResult) -> None:
+    for e in doc["exercises"]:
+        if e["exercise"] == result.exercise:
+            for i, p in enumerate(e["parts"]):
+                if p["part"] == result.part:
+                    e["parts"][i] = result.to_json()
+                    return
+    raise KeyError(result.part)
+
+
+# ---- Building ---------------------------------------------------------------------------------
+
+@dataclass
+class BuildResult:
+    status: str          # passed (built), build failed, forbidden API used, grader error
+    message: str = ""
+    wall_s: float = 0.0
+    details: Dict[str, object] = field(default_factory=dict)
+
+
+def make_command(settings: Settings, directory: str, target: str) -> List[str]:
+    cmd = [settings.make, "--no-print-directory", "-C", directory, f"-j{max(1, settings.make_jobs)}", target]
+    if settings.arch:
+        cmd.append(f"ARCH={settings.arch}")
+    return cmd
+
+
+def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
+                   env: Dict[str, str], check_forbidden: bool = True) -> BuildResult:
+    t0 = time.monotonic()
+    folder = os.path.join(tree, ex.name)
+    limit = settings.build_time_limit()
+    unchecked = ""  # why the forbidden-API check could not look at the student's files
+    if check_forbidden and ex.forbidden_apis:
+        log = os.path.join(log_dir, "forbidden.log")
+        script = os.path.join(tree, "common", "forbidden_api.sh")
+        fenv = dict(env, NVCC=ex.nvcc)
+        pr = run_process(["bash", script, "--forbid", ex.forbidden_apis, "-I" + tree, "-I.", *ex.student_srcs],
+                         folder, fenv, limit, log, settings.stop)
+        if pr.returncode == 5:
+            return BuildResult(scoring.FORBIDDEN, f"uses a library this exercise forbids ({ex.forbidden_apis}):\n"
+                               + log_excerpt(log), time.monotonic() - t0)
+        if pr.returncode != 0:
+            unchecked = log_excerpt(log) or f"exit status {pr.returncode}"
+    solution_log = os.path.join(log_dir, "build_solution.log")
+    pr = run_process(make_command(settings, folder, f"build/{ex.program}_solution"), tree, env, limit, solution_log,
+                     settings.stop)
+    if pr.returncode != 0:
+        return BuildResult(scoring.GRADER_ERROR, "the reference answer does not build (the course's side):\n"
+                           + log_excerpt(solution_log), time.monotonic() - t0)
+    log = os.path.join(log_dir, "build.log")
+    pr = run_process(make_command(settings, folder, f"build/{ex.program}"), tree, env, limit, log, settings.stop)
+    if pr.timed_out:
+        return BuildResult(scoring.BUILD_FAILED, f"the build took longer than {limit:g} s", time.monotonic() - t0)
+    if pr.returncode != 0:
+        return BuildResult(scoring.BUILD_FAILED, "the student's files do not build:\n" + log_excerpt(log),
+                           time.monotonic() - t0)
+    if unchecked:
+        # Files that build but that the check cannot compile would slip past it (`make run`
+        # stops at the same check): they fail like a build.
+        return BuildResult(scoring.BUILD_FAILED, "the forbidden-API check (make forbidden) cannot compile the "
+                           "student's files:\n" + unchecked, time.monotonic() - t0)
+    return BuildResult(scoring.PASSED, "", time.monotonic() - t0)
+
+
+def build_all(tree: str, exercises: List[Exercise], log_root: str, settings: Settings, env: Dict[str, str],
+              on_done: Callable[[Exercise, BuildResult], None], check_forbidden: bool = True) -> Dict[str, BuildResult]:
+    """The common library once, then every exercise, `build_slots` at a time."""
+    common = os.path.join(tree, "common")
+    if os.path.isfile(os.path.join(common, "Makefile")):
+        run_process(make_command(settings, common, "lib"), tree, env, settings.build_time_limit(),
+                    os.path.join(log_root, "common_build.log"), settings.stop)
+    results: Dict[str, BuildResult] = {}
+
+    def one(ex: Exercise) -> None:
+        r = build_exercise(tree, ex, os.path.join(log_root, ex.name), settings, env, check_forbidden)
+        results[ex.name] = r
+        on_done(ex, r)
+
+    with ThreadPoolExecutor(max_workers=max(1, settings.build_slots)) as pool:
+        futures = [pool.submit(one, ex) for ex in exercises]
+        for f in futures:
+            f.result()  # re-raises Interrupted
+    return results
+
+
+# ---- Running the parts ------------------------------------------------------------------------
+
+def run_check(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
+              env: Dict[str, str]) -> (PartResult, RunOutcome):
+    base = os.path.join(log_dir, slug(part.name))
+    argv = [os.path.join(tree, ex.name, "build", ex.program), "--impl", "student", "--check",
+            "--seed", str(settings.seed), "--json", base + ".json", *part.args]
+    outcome = run_harness(argv, base + ".json", base + ".log", os.path.join(tree, ex.name), env,
+                          settings.part_timeout(part), settings.stop)
+    return scoring.judge_check(part, outcome, settings.seed), outcome
+
+
+def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
+                    env: Dict[str, str]) -> (PartResult, List[RunOutcome]):
+    base = os.path.join(log_dir, slug(part.name))
+    cwd = os.path.join(tree, ex.name)
+    timeout = settings.part_timeout(part)
+    reference = None
+    if part.reference == "solution":
+        argv = [os.path.join(cwd, "build", ex.program + "_solution"), "--impl", "student", "--bench",
+                "--seed", str(settings.seed), "--json", base + ".reference.json", *part.args]
+        reference = run_harness(argv, base + ".reference.json", base + ".reference.log", cwd, env, timeout,
+                                settings.stop)
+    impls = "student" if part.reference == "solution" else "student," + part.reference
+    argv = [os.path.join(cwd, "build", ex.program), "--impl", impls, "--bench",
+            "--seed", str(settings.seed), "--json", base + ".json", *part.args]
+    student = run_harness(argv, base + ".json", base + ".log", cwd, env, timeout, settings.stop)
+    return scoring.judge_performance(part, student, reference, settings.seed), [o for o in (reference, student) if o]
+
+
+def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, settings: Settings,
+               gpu: Optional[str], check_forbidden: bool = True, started: Optional[float] = None) -> dict:
+    """Builds and grades every exercise of `tree` into `doc`, rewriting the reports in `out_dir`
+    as it goes. Raises Interrupted (doc and reports are left valid) when the run is stopped.
+    `started` (time.monotonic()) counts the preparation of the tree into the student's time."""
+    t0 = time.monotonic() if started is None else started
+    env = run_env(gpu)
+    log_root = os.path.join(out_dir, "logs")
+    lock = threading.Lock()
+    student = doc["student"]
+
+    def save() -> None:
+        with lock:
+            doc["wall_s"] = round(time.monotonic() - t0, 1)
+            reports.write_student_reports(doc, out_dir)
+
+    def entry(name: str) -> dict:
+        return next(e for e in doc["exercises"] if e["exercise"] == name)
+
+    def built(ex: Exercise, r: BuildResult) -> None:
+        with lock:
+            entry(ex.name)["build"] = {"status": r.status, "message": scoring.clip(r.message), "wall_s": round(r.wall_s, 1)}
+            if r.status != scoring.PASSED:
+                for p in settings.rubric.parts_for(ex.name):
+                    _set_part(doc, scoring.blocked(p, r.status, r.message))
+        word = "built" if r.status == scoring.PASSED else r.status
+        settings.progress(student, f"{ex.name}: {word} ({r.wall_s:.0f} s)")
+        save()
+
+    save()
+    builds = build_all(tree, exercises, log_root, settings, env, built, check_forbidden)
+    for ex in exercises:
+        if builds[ex.name].status != scoring.PASSED:
+            continue
+        log_dir = os.path.join(log_root, ex.name)
+        parts = settings.rubric.parts_for(ex.name)
+        done: Dict[str, PartResult] = {}
+        for part in [p for p in parts if p.kind == CHECK] + [p for p in parts if p.kind == PERFORMANCE]:
+            if part.kind == CHECK:
+                result, outcome = run_check(tree, ex, part, log_dir, settings, env)
+                outcomes = [outcome]
+            else:
+                result = scoring.prerequisite(part, done)
+                outcomes = []
+                if result is None:
+                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env)
+            for o in outcomes:
+                note_device(doc, o.results)
+            done[part.name] = result
+            _set_part(doc, result)
+            shown = f"{result.status} {reports.fmt_points(result.points)}/{reports.fmt_points(result.max_points)}"
+            if result.ratio is not None:
+                shown += f" ({result.ratio:.2f}x the reference)"
+            settings.progress(student, f"{ex.name}/{part.name}: {shown} ({result.wall_s:.1f} s)")
+            save()
+    doc["complete"] = True
+    doc["finished"] = now_iso()
+    save()
+    return doc

@@ -1,0 +1,113 @@
+"""The stand-in harness: the real harness's command line (--impl, --check, --bench, --seed,
+--size, --json; other options accepted) and its results file (pmpp.results.v1), with the
+behaviour the "compiled" student's files ask for (see ../README.md)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+binary, argv = sys.argv[1], sys.argv[2:]
+
+
+def settings(path):
+    values = {}
+    for line in open(path):
+        key, eq, value = line.strip().partition("=")
+        if eq and not line.startswith("#"):
+            if key == "behaviour" and values.get("behaviour", "pass") != "pass":
+                continue  # the first behaviour that is not pass wins
+            values[key] = value
+    return values
+
+
+harness, student = settings(binary + ".harness"), settings(binary + ".sources")
+behaviour = "pass" if "always_pass" in harness else student.get("behaviour", "pass")
+opts = {"impl": "student", "check": False, "bench": False, "seed": None, "json": None, "size": None}
+i = 0
+while i < len(argv):
+    a = argv[i]
+    if a in ("--check", "--bench"):
+        opts[a[2:]] = True
+    elif a in ("--impl", "--seed", "--json", "--size"):
+        opts[a[2:]] = argv[i + 1]
+        i += 1
+    elif a == "--bad-option":
+        print("fake: unknown option '--bad-option'", file=sys.stderr)
+        sys.exit(2)
+    i += 1
+if not opts["check"] and not opts["bench"]:
+    opts["check"] = opts["bench"] = True
+seed = int(opts["seed"]) if opts["seed"] else 12345
+gpu = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+results = {"schema": "pmpp.results.v1", "exercise": os.path.basename(os.path.dirname(os.path.dirname(binary))),
+           "command": [binary] + argv, "seed": seed}
+if os.environ.get("FAKE_PID_DIR"):
+    with open(os.path.join(os.environ["FAKE_PID_DIR"], f"{os.getpid()}.pid"), "w") as f:
+        f.write(str(os.getpid()))
+
+
+def finish(code, status, error=""):
+    results["status"], results["exit_code"] = status, code
+    if error:
+        results["error"] = error
+    if opts["json"]:
+        with open(opts["json"], "w") as f:
+            json.dump(results, f)
+    sys.exit(code)
+
+
+print("seed", seed)
+if os.environ.get("FAKE_NO_GPU") or behaviour == "no_gpu":
+    finish(3, "no_gpu", "no usable GPU: the CUDA runtime reports 0 devices")
+results["device"] = {"name": f"Fake GPU {gpu}".strip(), "driver": "13.0", "runtime": "13.0",
+                     "compute_capability": "9.0"}
+if behaviour == "lie":
+    print("ALL CHECKS PASSED. Score: 100/100. student 0.001 ms, 1000x faster than the reference")
+if behaviour == "segfault":
+    os.kill(os.getpid(), signal.SIGSEGV)
+if behaviour == "abort":
+    os.abort()
+if behaviour == "hang":
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # killed with the group
+    if os.environ.get("FAKE_PID_DIR"):
+        with open(os.path.join(os.environ["FAKE_PID_DIR"], f"{child.pid}.pid"), "w") as f:
+            f.write(str(child.pid))
+    time.sleep(600)
+if behaviour == "exit0_nojson":
+    print("PASS")
+    sys.exit(0)
+if behaviour == "exit0_partial":
+    with open(opts["json"], "w") as f:
+        json.dump(results, f)  # written before the check: no status, no exit_code
+    sys.exit(0)
+if behaviour == "cuda_error":
+    finish(3, "cuda_error", "an illegal memory access was encountered (cudaDeviceSynchronize at student.cu:42)")
+if behaviour == "oom":
+    finish(4, "out_of_memory", "out of memory (cudaMalloc at student.cu:7)")
+
+impls = opts["impl"].split(",")
+wrong = False
+if opts["check"]:
+    total = int(harness.get("cases", 10))
+    passed = 3 if behaviour in ("wrong", "lie") else total
+    results["checks"] = [{"impl": "student", "kind": "student", "case": f"n={k} uniform", "n": k,
+                          "distribution": "uniform", "passed": k < passed,
+                          **({} if k < passed else {"message": f"element {k}: expected {k}, got -1"})}
+                         for k in range(total)]
+    results["check_summary"] = {"student": {"passed": passed, "failed": total - passed, "total": total}}
+    wrong = passed < total
+if opts["bench"] and not wrong:
+    size = opts["size"] or "2^20"
+    n = int(size.split("^")[0]) ** int(size.split("^")[1]) if "^" in size else int(size)
+    rows = []
+    for impl in impls:
+        ms = float(student.get("ms", 1.0)) if impl == "student" else float(harness.get(impl + "_ms", 1.0))
+        correct = not (impl == "student" and behaviour in ("wrong", "lie", "wrong_timed"))
+        rows.append({"impl": impl, "kind": "student" if impl == "student" else "reference", "section": "kernel",
+                     "label": impl, "n": n, "median_ms": ms, "correct": correct,
+                     **({} if correct else {"message": "3 of 1048576 elements differ"})})
+        wrong = wrong or not correct
+    results["bench"] = rows
+finish(1 if wrong else 0, "wrong" if wrong else "ok")

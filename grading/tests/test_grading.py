@@ -1,0 +1,325 @@
+"""grading/run_all.sh end to end on the stand-in course (tests/fake_course): the working tree,
+one submission, a batch of submissions that covers every outcome (on two "GPUs" at once), a
+resumed batch, a stopped run, and a machine without a GPU."""
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+import xml.etree.ElementTree as ET
+
+from processes import alive
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "fake_course")
+RUN_ALL = os.path.join(os.path.dirname(HERE), "run_all.sh")
+PASS = "behaviour=pass\nms=1.0\n"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def statuses(doc):
+    return {f"{p['exercise']}/{p['part']}": (p["status"], p["points"]) for e in doc["exercises"] for p in e["parts"]}
+
+
+class Course:
+    """A private copy of the stand-in course and a folder for reports."""
+
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp()
+        self.repo = os.path.join(self.tmp, "course")
+        shutil.copytree(FAKE, self.repo)
+        self.out = os.path.join(self.tmp, "out")
+
+    def run(self, *args, env=None, timeout=120):
+        cmd = [RUN_ALL, "--repo", self.repo, "--rubric", os.path.join(self.repo, "rubric.ini"),
+               "--output", self.out, "--jobs", "2", *args]
+        full_env = dict(os.environ, **(env or {}))
+        full_env.pop("CUDA_VISIBLE_DEVICES", None)
+        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env,
+                              timeout=timeout)
+
+    def submissions(self, students):
+        root = os.path.join(self.tmp, "submissions")
+        for name, files in students.items():
+            os.makedirs(os.path.join(root, name), exist_ok=True)
+            for path, text in files.items():
+                write(os.path.join(root, name, path), text)
+        return root
+
+    def close(self):
+        shutil.rmtree(self.tmp)
+
+
+class WorkingTree(unittest.TestCase):
+    def test_graded_in_place_with_full_marks_for_correct_files(self):
+        c = Course()
+        try:
+            write(os.path.join(c.repo, "01_alpha/alpha_student.txt"), PASS)
+            write(os.path.join(c.repo, "02_beta/beta_student.txt"), PASS)
+            p = c.run("--gpus", "0")
+            self.assertEqual(p.returncode, 0, p.stdout)
+            g = load(os.path.join(c.out, "results.json"))
+            self.assertEqual((g["score"], g["max_score"]), (20.0, 20.0), p.stdout)
+            self.assertIn("seed", p.stdout)
+            for words in ("01_alpha", "performance vs seed", "0.50x", "20/20"):
+                self.assertIn(words, p.stdout)
+        finally:
+            c.close()
+
+    def test_the_starter_is_graded_as_wrong(self):
+        c = Course()
+        try:
+            p = c.run("--gpus", "0", "--seed", "99")
+            doc = load(os.path.join(c.out, "grade.json"))
+            self.assertEqual(doc["seed"], 99)
+            self.assertEqual(statuses(doc)["01_alpha/correctness"], ("wrong result", 1.8))
+            self.assertEqual(statuses(doc)["01_alpha/performance"][0], "skipped")
+            self.assertEqual(p.returncode, 0, p.stdout)
+        finally:
+            c.close()
+
+    def test_without_a_gpu_every_part_says_no_gpu(self):
+        c = Course()
+        try:
+            p = c.run(env={"FAKE_NO_GPU": "1"})
+            self.assertEqual(p.returncode, 3, p.stdout)
+            doc = load(os.path.join(c.out, "grade.json"))
+            self.assertEqual({s for s, _ in statuses(doc).values()}, {"no GPU"})
+            self.assertIn("no GPU", p.stdout)
+        finally:
+            c.close()
+
+    def test_a_rubric_section_for_no_folder_is_reported(self):
+        c = Course()
+        try:
+            with open(os.path.join(c.repo, "rubric.ini"), "a") as f:
+                f.write("\n[01_alhpa/extra]\ntype = check\npoints = 1\n")
+            p = c.run("--check-rubric")
+            self.assertEqual(p.returncode, 0, p.stdout)
+            self.assertIn("01_alhpa", p.stdout)
+            self.assertIn("typo", p.stdout)
+        finally:
+            c.close()
+
+    def test_a_bad_rubric_stops_before_anything_runs(self):
+        c = Course()
+        try:
+            write(os.path.join(c.repo, "rubric.ini"), "[01_alpha/correctness]\ntype = check\npionts = 3\n")
+            p = c.run()
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("pionts", p.stdout)
+            self.assertFalse(os.path.exists(os.path.join(c.out, "grade.json")))
+        finally:
+            c.close()
+
+
+class OneSubmission(unittest.TestCase):
+    def test_only_the_student_files_are_taken(self):
+        c = Course()
+        try:
+            sub = c.submissions({"eve": {
+                "01_alpha/alpha_student.txt": "behaviour=wrong\n",
+                "01_alpha/alpha_harness.txt": "always_pass\n",  # would make every check pass
+                "common/fake_harness.py": "import sys; sys.exit(0)\n",
+                "02_beta/beta_student.txt": PASS}})
+            p = c.run("--submission", os.path.join(sub, "eve"), "--base", "worktree")
+            self.assertEqual(p.returncode, 0, p.stdout)
+            s = statuses(load(os.path.join(c.out, "grade.json")))
+            self.assertEqual(s["01_alpha/correctness"][0], "wrong result", p.stdout)
+            # 02_beta also links the student's 01_alpha file (as 03 links 02's scan): wrong too.
+            self.assertEqual(s["02_beta/correctness"][0], "wrong result")
+            with open(os.path.join(c.repo, "01_alpha/alpha_harness.txt")) as f:
+                self.assertNotIn("always_pass", f.read())
+            # The second run reuses the clean tree's builds.
+            p = c.run("--submission", os.path.join(sub, "eve"), "--base", "worktree")
+            self.assertIn("reusing its builds", p.stdout)
+        finally:
+            c.close()
+
+
+class Batch(unittest.TestCase):
+    """One batch covering every outcome, graded once on two GPUs; the tests read its reports."""
+
+    STUDENTS = {
+        "good": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": PASS},
+        "slow": {"alpha_student.txt": "behaviour=pass\nms=2.0\n", "beta_student.txt": PASS},  # uploaded flat
+        "broken_build": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": "does_not_compile\n"},
+        "forbidden": {"01_alpha/alpha_student.txt": PASS + "# uses_thrust\n", "02_beta/beta_student.txt": PASS},
+        "hides_from_check": {"01_alpha/alpha_student.txt": PASS + "# hides_from_checker\n",
+                             "02_beta/beta_student.txt": PASS},
+        "crash": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": "behaviour=cuda_error\n"},
+        "segfault": {"01_alpha/alpha_student.txt": "behaviour=segfault\n", "02_beta/beta_student.txt": PASS},
+        "hang": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": "behaviour=hang\n"},
+        "timed_wrong": {"01_alpha/alpha_student.txt": "behaviour=wrong_timed\n", "02_beta/beta_student.txt": PASS},
+        "liar": {"01_alpha/alpha_student.txt": "behaviour=lie\n", "02_beta/beta_student.txt": PASS},
+    }
+
+    @classmethod
+    def setUpClass(cls):
+        cls.c = Course()
+        cls.root = cls.c.submissions(cls.STUDENTS)
+        cls.pids = os.path.join(cls.c.tmp, "pids")
+        os.makedirs(cls.pids)
+        cls.first = cls.c.run("--submissions", cls.root, "--gpus", "0,1", "--timeout", "3", "--base", "worktree",
+                              env={"FAKE_PID_DIR": cls.pids})
+        cls.docs = {n: load(os.path.join(cls.c.out, "students", n, "grade.json")) for n in cls.STUDENTS}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.close()
+
+    def expect(self, student, part, status, points=None):
+        got = statuses(self.docs[student])[part]
+        self.assertEqual(got[0], status, f"{student} {part}: {got}\n{self.first.stdout}")
+        if points is not None:
+            self.assertAlmostEqual(got[1], points, msg=f"{student} {part}")
+
+    def test_batch_finishes(self):
+        self.assertEqual(self.first.returncode, 0, self.first.stdout)
+
+    def test_correct_submission_scores_full_marks(self):
+        for part in ("01_alpha/correctness", "01_alpha/performance", "02_beta/correctness", "02_beta/performance vs seed"):
+            self.expect("good", part, "passed")
+        self.assertEqual(load(os.path.join(self.c.out, "students/good/results.json"))["score"], 20.0)
+
+    def test_slow_submission_loses_performance_points_only(self):
+        self.expect("slow", "01_alpha/correctness", "passed", 6.0)
+        self.expect("slow", "01_alpha/performance", "passed", 2.0)
+        self.expect("slow", "02_beta/correctness", "passed", 5.0)
+
+    def test_build_failure_costs_that_exercise_only(self):
+        self.expect("broken_build", "02_beta/correctness", "build failed", 0.0)
+        self.expect("broken_build", "02_beta/performance vs seed", "build failed", 0.0)
+        self.expect("broken_build", "01_alpha/correctness", "passed", 6.0)
+        self.assertIn("beta_student.txt:3:5: error", self.docs["broken_build"]["exercises"][1]["build"]["message"])
+
+    def test_forbidden_library_scores_zero_there(self):
+        self.expect("forbidden", "01_alpha/correctness", "forbidden API used", 0.0)
+        self.expect("forbidden", "01_alpha/performance", "forbidden API used", 0.0)
+        self.expect("forbidden", "02_beta/correctness", "passed")  # 02_beta forbids nothing
+
+    def test_files_the_forbidden_check_cannot_compile_do_not_slip_past_it(self):
+        self.expect("hides_from_check", "01_alpha/correctness", "build failed", 0.0)
+        self.assertIn("forbidden-API check", self.docs["hides_from_check"]["exercises"][0]["build"]["message"])
+        self.expect("hides_from_check", "02_beta/correctness", "passed")  # 02_beta forbids nothing
+
+    def test_cuda_error_is_crashed(self):
+        self.expect("crash", "02_beta/correctness", "crashed", 0.0)
+        self.expect("crash", "02_beta/performance vs seed", "skipped", 0.0)
+        self.expect("crash", "01_alpha/correctness", "passed", 6.0)
+
+    def test_signal_is_crashed(self):
+        self.expect("segfault", "01_alpha/correctness", "crashed")
+        self.expect("segfault", "02_beta/correctness", "crashed")  # 02_beta links the same file
+
+    def test_hang_is_timed_out_and_killed(self):
+        self.expect("hang", "02_beta/correctness", "timed out", 0.0)
+        self.expect("hang", "01_alpha/correctness", "passed", 6.0)
+        started = [int(open(os.path.join(self.pids, f)).read()) for f in os.listdir(self.pids)]
+        self.assertEqual([pid for pid in started if alive(pid)], [])
+
+    def test_wrong_output_on_a_timed_run(self):
+        self.expect("timed_wrong", "01_alpha/correctness", "passed", 6.0)
+        self.expect("timed_wrong", "01_alpha/performance", "wrong result", 0.0)
+
+    def test_printed_text_is_never_believed(self):
+        self.expect("liar", "01_alpha/correctness", "wrong result")
+
+    def test_each_gpu_took_students(self):
+        gpus = {d["environment"]["gpu"] for d in self.docs.values() if d["environment"].get("gpu")}
+        self.assertEqual(gpus, {"Fake GPU 0", "Fake GPU 1"})
+
+    def test_one_seed_for_the_batch_recorded_everywhere(self):
+        seeds = {d["seed"] for d in self.docs.values()}
+        self.assertEqual(len(seeds), 1)
+        self.assertEqual(load(os.path.join(self.c.out, "batch.json"))["seed"], seeds.pop())
+
+    def test_csv_reports(self):
+        with open(os.path.join(self.c.out, "scores.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 2 * len(self.STUDENTS))
+        good = [r for r in rows if r["student"] == "good"]
+        self.assertEqual([(r["exercise"], r["points"], r["status"]) for r in good],
+                         [("01_alpha", "10.0", "passed"), ("02_beta", "10.0", "passed")])
+        with open(os.path.join(self.c.out, "totals.csv")) as f:
+            totals = {r["student"]: r for r in csv.DictReader(f)}
+        self.assertEqual(set(totals), set(self.STUDENTS))
+        self.assertEqual(totals["good"]["score"], "20.0")
+
+    def test_every_student_has_all_reports(self):
+        for name in self.STUDENTS:
+            d = os.path.join(self.c.out, "students", name)
+            for f in ("grade.json", "results.json", "junit.xml", "report.txt"):
+                self.assertTrue(os.path.isfile(os.path.join(d, f)), f"{name}/{f}")
+            ET.parse(os.path.join(d, "junit.xml"))
+            self.assertFalse(os.path.exists(os.path.join(d, "tree")), "the student's tree is removed")
+
+    def test_resumed_batch_skips_graded_students_and_keeps_the_seed(self):
+        seed = self.docs["good"]["seed"]
+        again = self.c.run("--submissions", self.root, "--gpus", "0")
+        self.assertEqual(again.returncode, 0, again.stdout)
+        self.assertEqual(again.stdout.count("already graded"), len(self.STUDENTS), again.stdout)
+        # A student whose grading was cut short is graded again, with the batch's seed.
+        path = os.path.join(self.c.out, "students", "slow", "grade.json")
+        doc = load(path)
+        doc["complete"] = False
+        write(path, json.dumps(doc))
+        again = self.c.run("--submissions", self.root, "--gpus", "0")
+        self.assertEqual(again.stdout.count("already graded"), len(self.STUDENTS) - 1, again.stdout)
+        regraded = load(path)
+        self.assertTrue(regraded["complete"])
+        self.assertEqual(regraded["seed"], seed)
+
+
+class Stopped(unittest.TestCase):
+    def test_a_stopped_batch_leaves_valid_partial_reports(self):
+        c = Course()
+        try:
+            root = c.submissions({"a_hangs": {"01_alpha/alpha_student.txt": "behaviour=hang\n"},
+                                  "b_later": {"01_alpha/alpha_student.txt": PASS}})
+            cmd = [RUN_ALL, "--repo", c.repo, "--rubric", os.path.join(c.repo, "rubric.ini"), "--output", c.out,
+                   "--submissions", root, "--gpus", "0", "--timeout", "60", "--base", "worktree"]
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            log = os.path.join(c.out, "students", "a_hangs", "logs", "01_alpha", "correctness.log")
+            deadline = time.monotonic() + 60
+            while not os.path.exists(log) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(0.5)
+            p.send_signal(signal.SIGTERM)
+            out, _ = p.communicate(timeout=30)
+            self.assertEqual(p.returncode, 130, out)
+            doc = load(os.path.join(c.out, "students", "a_hangs", "grade.json"))
+            self.assertFalse(doc["complete"])
+            self.assertEqual(statuses(doc)["01_alpha/correctness"][0], "not run")
+            g = load(os.path.join(c.out, "students", "a_hangs", "results.json"))
+            self.assertEqual(g["score"], 0.0)
+            self.assertIn("incomplete", g["output"])
+            ET.parse(os.path.join(c.out, "students", "a_hangs", "junit.xml"))
+            with open(os.path.join(c.out, "scores.csv")) as f:
+                self.assertIn("a_hangs", f.read())
+            self.assertFalse(os.path.exists(os.path.join(c.out, "students", "b_later", "grade.json")))
+            # Resumed, it grades both (the hanging one times out this time).
+            again = c.run("--submissions", root, "--gpus", "0", "--timeout", "2")
+            self.assertEqual(again.returncode, 0, again.stdout)
+            self.assertEqual(statuses(load(os.path.join(c.out, "students", "a_hangs", "grade.json")))
+                             ["01_alpha/correctness"][0], "timed out")
+        finally:
+            c.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

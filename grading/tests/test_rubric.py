@@ -1,0 +1,124 @@
+"""The rubric file: the course's own rubric is valid and covers every exercise folder; every
+mistake an instructor can make in it is refused with a message that names it."""
+import os
+import unittest
+
+from pmpp_grading import course
+from pmpp_grading.rubric import CHECK, PERFORMANCE, RubricError, load_rubric, parse_rubric
+
+GRADING = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(GRADING)
+
+MINIMAL = """
+[defaults]
+full_within = 1.5
+curve = continuous
+check_timeout = 50
+bench_timeout = 70
+
+[02_scan/correctness]
+type = check
+points = 6
+
+[02_scan/performance 2^24]
+type = performance
+points = 4
+args = --size 2^24   # a comment
+"""
+
+
+class CourseRubric(unittest.TestCase):
+    def test_the_course_rubric_is_valid(self):
+        rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
+        self.assertGreater(rubric.max_points(["01_saxpy"]), 0)
+
+    def test_every_exercise_folder_has_parts(self):
+        rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
+        for name in course.exercise_folders(REPO):
+            parts = rubric.parts_for(name)
+            self.assertTrue(any(p.kind == CHECK for p in parts), name)
+            for p in parts:
+                if p.kind == PERFORMANCE:
+                    self.assertTrue(p.requires, f"{p.key} must require the exercise's check")
+
+    def test_a_new_exercise_gets_the_default_parts(self):
+        rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
+        parts = rubric.parts_for("09_new_exercise")
+        self.assertTrue(parts)
+        self.assertTrue(all(p.exercise == "09_new_exercise" for p in parts))
+
+
+class Parsing(unittest.TestCase):
+    def test_defaults_reach_the_parts(self):
+        r = parse_rubric(MINIMAL)
+        check, perf = r.parts_for("02_scan")
+        self.assertEqual((check.kind, check.points, check.timeout), (CHECK, 6.0, 50.0))
+        self.assertEqual((perf.full_within, perf.curve, perf.timeout), (1.5, "continuous", 70.0))
+        self.assertEqual(perf.args, ("--size", "2^24"))
+
+    def test_performance_requires_every_check_part_by_default(self):
+        r = parse_rubric(MINIMAL)
+        self.assertEqual(r.parts_for("02_scan")[1].requires, ("correctness",))
+
+    def test_part_keys_override_the_defaults(self):
+        r = parse_rubric(MINIMAL + "full_within = 2\ncurve = classic\ntimeout = 9\nreference = cub\nsection = *\n")
+        perf = r.parts_for("02_scan")[1]
+        self.assertEqual((perf.full_within, perf.curve, perf.timeout, perf.reference, perf.section),
+                         (2.0, "classic", 9.0, "cub", "*"))
+
+    def test_the_order_of_the_file_is_kept(self):
+        r = parse_rubric(MINIMAL)
+        self.assertEqual([p.name for p in r.parts_for("02_scan")], ["correctness", "performance 2^24"])
+
+    def test_digest_changes_with_the_text(self):
+        self.assertNotEqual(parse_rubric(MINIMAL).digest, parse_rubric(MINIMAL + "\n# edited\n").digest)
+
+
+class Mistakes(unittest.TestCase):
+    def refused(self, text, *words):
+        with self.assertRaises(RubricError) as ctx:
+            parse_rubric(text, "r.ini")
+        for w in words:
+            self.assertIn(w, str(ctx.exception))
+
+    def test_unknown_key(self):
+        self.refused(MINIMAL + "pionts = 3\n", "pionts", "[02_scan/performance 2^24]")
+
+    def test_unknown_default(self):
+        self.refused("[defaults]\nfull_within = 1.2\ncurv = classic\n", "curv")
+
+    def test_missing_type_or_points(self):
+        self.refused("[01_saxpy/correctness]\npoints = 3\n", "type")
+        self.refused("[01_saxpy/correctness]\ntype = check\n", "points")
+
+    def test_bad_values(self):
+        self.refused("[01_saxpy/c]\ntype = check\npoints = -1\n", "points")
+        self.refused("[01_saxpy/c]\ntype = check\npoints = many\n", "not a number")
+        self.refused("[01_saxpy/c]\ntype = tests\npoints = 1\n", "type")
+        self.refused("[defaults]\nfull_within = 0.5\n", "full_within")
+        self.refused("[defaults]\ncurve = linear\n", "curve")
+        self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\naggregate = mean\n", "aggregate")
+
+    def test_check_keys_are_not_accepted_on_performance_parts_and_back(self):
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nreference = cub\n", "reference")
+
+    def test_section_names_need_an_exercise_and_a_part(self):
+        self.refused("[01_saxpy]\ntype = check\npoints = 1\n", "[EXERCISE/PART]")
+
+    def test_options_the_grader_sets_cannot_be_given(self):
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --seed 3\n", "--seed")
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --impl=all\n", "--impl")
+
+    def test_requires_must_name_a_check_part(self):
+        self.refused(MINIMAL + "requires = correctnes\n", "correctnes")
+
+    def test_duplicate_part(self):
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\n[01_saxpy/c]\ntype = check\npoints = 1\n", "r.ini")
+
+    def test_unreadable_file(self):
+        with self.assertRaises(RubricError):
+            load_rubric("/no/such/rubric.ini")
+
+
+if __name__ == "__main__":
+    unittest.main()

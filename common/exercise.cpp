@@ -43,6 +43,12 @@ std::vector<Case> make_cases(const std::vector<std::size_t>& sizes, const std::v
     return cases;
 }
 
+std::uint64_t case_seed(std::uint64_t run_seed, const Case& c) {
+    std::uint64_t h = 0xCBF29CE484222325ull;
+    for (unsigned char ch : c.label) h = (h ^ ch) * 0x100000001B3ull;
+    return derive_seed(run_seed, h);
+}
+
 const Impl* find_impl(const ExerciseDef& def, const std::string& name) {
     for (const auto& impl : def.impls)
         if (impl.name == name) return &impl;
@@ -249,12 +255,11 @@ private:
                         continue;
                     }
                 }
-                const std::uint64_t case_seed = derive_seed(seed_, i);
                 current_ = impl->name + " on " + c.label;
                 CheckResult r;
                 {
                     NvtxRange range(("impl:" + impl->name).c_str());
-                    r = def_.run_case(*impl, c, case_seed, opts_);
+                    r = def_.run_case(*impl, c, case_seed(seed_, c), opts_);
                 }
                 current_.clear();
                 Json j = Json::object();

@@ -48,6 +48,11 @@ struct Case {
     int variant = 0;
 };
 
+// The seed of one case in a run with seed `run_seed`: derived from the case's label, not its
+// position, so a run restricted with --size or --max-size gives a case the same inputs as the
+// full run. (FNV-1a of the label: the same on every platform.)
+std::uint64_t case_seed(std::uint64_t run_seed, const Case& c);
+
 // Standard case list: every size in `sizes` with the first distribution, plus the other
 // distributions at the sizes in `adversarial_sizes`.
 std::vector<Case> make_cases(const std::vector<std::size_t>& sizes, const std::vector<Distribution>& dists,

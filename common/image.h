@@ -21,9 +21,9 @@ struct Image {
     const std::uint8_t* at(int x, int y) const { return &pixels[(static_cast<std::size_t>(y) * width + x) * channels]; }
 };
 
-// Float in [0, 1] to a byte, clamped and rounded.
+// Float in [0, 1] to a byte, clamped and rounded; NaN (a poisoned, never-written pixel) is 0.
 inline std::uint8_t to_byte(float v) {
-    v = v < 0.f ? 0.f : (v > 1.f ? 1.f : v);
+    v = v > 0.f ? (v < 1.f ? v : 1.f) : 0.f;  // written so that NaN, which fails every comparison, becomes 0
     return static_cast<std::uint8_t>(v * 255.f + 0.5f);
 }
 

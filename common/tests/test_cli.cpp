@@ -148,3 +148,13 @@ TEST(Usage, MentionsEverySharedOptionAndTheExitCodes) {
                              "--scene", "exit codes", "2 usage"})
         EXPECT_NE(u.find(word), std::string::npos) << word;
 }
+
+TEST(CaseSeeds, DependOnTheRunSeedAndTheCaseLabelOnly) {
+    const Case a{"n=257 uniform", 257, Distribution::Uniform, 0};
+    Case same_label = a;
+    same_label.variant = 3;  // position and fields other than the label do not matter
+    const Case b{"n=258 uniform", 258, Distribution::Uniform, 0};
+    EXPECT_EQ(case_seed(7, a), case_seed(7, same_label));
+    EXPECT_NE(case_seed(7, a), case_seed(7, b));
+    EXPECT_NE(case_seed(7, a), case_seed(8, a));
+}

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <limits>
 #include <unistd.h>
 #include <fstream>
 #include <string>
@@ -78,6 +79,12 @@ TEST(Png, WritesAndReadsBackEveryPixelInRgbAndRgba) {
         EXPECT_EQ(back.pixels, img.pixels);
         std::remove(path.c_str());
     }
+}
+
+TEST(Images, NaNPixelsBecomeZeroNotUndefined) {
+    EXPECT_EQ(to_byte(std::numeric_limits<float>::quiet_NaN()), 0);
+    EXPECT_EQ(to_byte(-std::numeric_limits<float>::quiet_NaN()), 0);
+    EXPECT_EQ(to_byte(std::numeric_limits<float>::infinity()), 255);
 }
 
 TEST(Images, FloatPixelsAreClampedAndRounded) {

@@ -1,0 +1,164 @@
+// image_check.cpp: the comparison of two images and the pictures of the difference (image_check.h).
+#include "image_check.h"
+
+#include "circle_math.h"
+#include "tiles.h"
+
+#include "common/report.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace circles {
+
+std::size_t edge_allowance(std::size_t pixels) { return pixels / 1000 + 16; }
+
+ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int height, float tolerance) {
+    ImageDiff d;
+    d.width = width;
+    d.height = height;
+    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    d.state.assign(n, ImageDiff::kRight);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float e[4] = {expected[i].r, expected[i].g, expected[i].b, expected[i].a};
+        const float a[4] = {actual[i].r, actual[i].g, actual[i].b, actual[i].a};
+        bool nan_everywhere = true, differs = false;
+        for (int k = 0; k < 4; ++k) {
+            nan_everywhere = nan_everywhere && std::isnan(a[k]);
+            const float diff = std::fabs(e[k] - a[k]);
+            if (!(diff <= tolerance)) differs = true;  // NaN compares false: differs
+            if (std::isfinite(diff)) d.largest = std::max(d.largest, diff);
+        }
+        if (!differs) continue;
+        ++d.differing;
+        d.state[i] = nan_everywhere ? ImageDiff::kNeverWritten : ImageDiff::kDiffers;
+        d.never_written += nan_everywhere;
+    }
+    return d;
+}
+
+PixelFacts pixel_facts(const SceneView& scene, int width, int height) {
+    PixelFacts f;
+    const std::size_t w = static_cast<std::size_t>(width);
+    const std::size_t n = w * static_cast<std::size_t>(std::max(height, 0));
+    f.coverage.assign(n, 0);
+    f.near_edge.assign(n, 0);
+    f.within_a_pixel.assign(n, 0);
+    if (n == 0) return f;
+    const int bands = std::min(height, 128);
+    // Distances in pixels, in double: exact enough to tell 1e-3 of a pixel.
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int band = 0; band < bands; ++band) {
+        const int y0 = static_cast<int>(static_cast<long long>(band) * height / bands);
+        const int y1 = static_cast<int>(static_cast<long long>(band + 1) * height / bands);
+        for (int i = 0; i < scene.count; ++i) {
+            const Circle c = scene.circles[i];
+            const tiles::PixelRange r = tiles::pixel_range(c, width, height);
+            const int ya = std::max(r.y0, y0), yb = std::min(r.y1, y1);
+            if (ya >= yb || r.x0 >= r.x1) continue;
+            // |distance - radius| <= band, squared: inner^2 <= distance^2 <= outer^2.
+            const double cx = static_cast<double>(c.x) * width, cy = static_cast<double>(c.y) * width;
+            const double radius = static_cast<double>(c.radius) * width;
+            const double inner = std::max(radius - kEdgeBand, 0.0), outer = radius + kEdgeBand;
+            const double inner2 = radius > kEdgeBand ? inner * inner : -1.0, outer2 = outer * outer;
+            const double pixel_inner2 = radius > 1.0 ? (radius - 1.0) * (radius - 1.0) : -1.0;
+            const double pixel_outer2 = (radius + 1.0) * (radius + 1.0);
+            for (int y = ya; y < yb; ++y) {
+                const float py = circle_math::pixel_center(y, width);
+                const double dy = y + 0.5 - cy;
+                for (int x = r.x0; x < r.x1; ++x) {
+                    const std::size_t p = y * w + x;
+                    const float px = circle_math::pixel_center(x, width);
+                    f.coverage[p] += circle_math::covers(c, px, py);
+                    const double dx = x + 0.5 - cx, d2 = dx * dx + dy * dy;
+                    if (d2 >= inner2 && d2 <= outer2) f.near_edge[p] = 1;
+                    if (d2 >= pixel_inner2 && d2 <= pixel_outer2) f.within_a_pixel[p] = 1;
+                }
+            }
+        }
+    }
+    return f;
+}
+
+namespace {
+
+std::string rgba_text(const Rgba& p) { return pmpp::format("(%.4f, %.4f, %.4f, %.4f)", p.r, p.g, p.b, p.a); }
+
+}  // namespace
+
+pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected,
+                                const Rgba* actual, std::size_t max_report) {
+    const std::size_t pixels = diff.state.size();
+    if (diff.differing == 0) return pmpp::CheckResult::pass(pixels);
+    std::size_t on_edge = 0;
+    if (facts != nullptr && diff.never_written == 0)
+        for (std::size_t i = 0; i < pixels; ++i) on_edge += diff.state[i] == ImageDiff::kDiffers && facts->near_edge[i];
+    const std::size_t off_edge = diff.differing - diff.never_written - on_edge;
+    const std::size_t allowed = edge_allowance(pixels);
+    pmpp::CheckResult r;
+    r.checked = pixels;
+    r.mismatches = diff.differing;
+    if (diff.never_written == 0 && off_edge == 0 && on_edge <= allowed) {
+        r.ok = true;  // every difference is a center on a circle's edge, and few enough of them
+        return r;
+    }
+    r.ok = false;
+    if (diff.never_written > 0)
+        r.message = pmpp::format("%zu of %zu pixels were never written (still NaN)", diff.never_written, pixels);
+    else
+        r.message = pmpp::format("%zu of %zu pixels differ from the CPU by more than %g in a channel", diff.differing,
+                                 pixels, static_cast<double>(kChannelTolerance));
+    if (diff.never_written > 0 && diff.differing > diff.never_written)
+        r.message += pmpp::format(", and %zu more differ", diff.differing - diff.never_written);
+    if (facts != nullptr && diff.never_written == 0) {
+        if (off_edge == 0)
+            r.message += pmpp::format(": all on circle edges, but more than the %zu that rounding may excuse", allowed);
+        else if (on_edge > 0)
+            r.message += pmpp::format(" (%zu of them on circle edges, where up to %zu may)", on_edge, allowed);
+    }
+    for (std::size_t i = 0; i < pixels && r.first.size() < max_report; ++i) {
+        if (diff.state[i] == ImageDiff::kRight) continue;
+        const std::size_t x = i % static_cast<std::size_t>(diff.width), y = i / static_cast<std::size_t>(diff.width);
+        r.first.push_back({static_cast<std::size_t>(-1), pmpp::format("pixel (%zu, %zu) = ", x, y) + rgba_text(expected[i]),
+                           diff.state[i] == ImageDiff::kNeverWritten ? std::string("NaN (never written)") : rgba_text(actual[i])});
+    }
+    return r;
+}
+
+pmpp::Image picture(const Rgba* pixels, int width, int height) {
+    pmpp::Image img(width, height, 4);
+    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Rgba& p = pixels[i];
+        const bool nan = std::isnan(p.r) || std::isnan(p.g) || std::isnan(p.b) || std::isnan(p.a);
+        std::uint8_t* out = &img.pixels[4 * i];
+        out[0] = nan ? 255 : pmpp::to_byte(p.r);
+        out[1] = nan ? 0 : pmpp::to_byte(p.g);
+        out[2] = nan ? 255 : pmpp::to_byte(p.b);
+        out[3] = nan ? 255 : pmpp::to_byte(p.a);
+    }
+    return img;
+}
+
+pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected) {
+    pmpp::Image img(diff.width, diff.height, 3);
+    for (std::size_t i = 0; i < diff.state.size(); ++i) {
+        std::uint8_t* out = &img.pixels[3 * i];
+        switch (diff.state[i]) {
+            case ImageDiff::kRight: {
+                const Rgba& e = expected[i];
+                const float gray = 0.15f + 0.25f * (0.3f * circle_math::clamp01(e.r) + 0.59f * circle_math::clamp01(e.g) +
+                                                    0.11f * circle_math::clamp01(e.b));
+                out[0] = out[1] = out[2] = pmpp::to_byte(gray);
+                break;
+            }
+            case ImageDiff::kNeverWritten: out[0] = 255, out[1] = 255, out[2] = 0; break;
+            default:
+                if (facts != nullptr && facts->near_edge[i]) out[0] = 255, out[1] = 140, out[2] = 0;
+                else out[0] = 255, out[1] = 0, out[2] = 0;
+        }
+    }
+    return img;
+}
+
+}  // namespace circles

@@ -1,0 +1,61 @@
+// image_check.h: how a rendered image is compared with the CPU's, and the pictures of a failure.
+//
+// A pixel is right when each of its four channels is within kChannelTolerance of the CPU's: the
+// last bits of a color may differ (a fused multiply-add, another exp). A pixel may also be wrong
+// by more, up to a bounded number of them, when its center lies within kEdgeBand of a circle's
+// edge: computed another way (a multiply-add, a multiplication by 1/width, pixel units), such a
+// center can land on either side. Everything else must match: a pixel never written (still the
+// NaN poison), a color blended out of order or lost in a race, a pixel off by half a pixel.
+#pragma once
+
+#include "render.h"
+#include "scenes.h"
+
+#include "common/check.h"
+#include "common/image.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace circles {
+
+constexpr float kChannelTolerance = 2e-4f;  // about 1/20 of one step of an 8-bit channel
+constexpr double kEdgeBand = 1e-3;          // pixels: |distance from the center - radius| <= this
+// At most this many edge pixels may differ by more than the tolerance: 0.1% of the pixels, plus 16.
+std::size_t edge_allowance(std::size_t pixels);
+
+struct ImageDiff {
+    int width = 0, height = 0;
+    std::size_t differing = 0;      // pixels with a channel off by more than the tolerance, or NaN
+    std::size_t never_written = 0;  // of those, pixels still all NaN (the poison)
+    float largest = 0;              // the largest finite channel difference
+    std::vector<std::uint8_t> state;  // per pixel: kRight, kDiffers, kNeverWritten
+    enum : std::uint8_t { kRight = 0, kDiffers = 1, kNeverWritten = 2 };
+};
+
+ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int height,
+                      float tolerance = kChannelTolerance);
+
+// What the CPU knows about each pixel of a scene, for judging and explaining differences.
+struct PixelFacts {
+    std::vector<std::uint32_t> coverage;  // circles that cover the pixel
+    std::vector<std::uint8_t> near_edge;  // 1 if some circle's edge passes within kEdgeBand of its center
+    std::vector<std::uint8_t> within_a_pixel;  // 1 if some circle's edge passes within one pixel of it
+};
+PixelFacts pixel_facts(const SceneView& scene, int width, int height);
+
+// The verdict on one image. `facts` may be null when diff.differing == 0 (nothing to excuse).
+// Fails when a pixel was never written, when a pixel off an edge differs, or when more than
+// edge_allowance() edge pixels differ. The message counts them; the first few differing pixels
+// follow as (x, y), expected, actual.
+pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected,
+                                const Rgba* actual, std::size_t max_report = 5);
+
+// 8-bit pictures: an image (a NaN pixel drawn magenta), and the difference (right pixels as a dim
+// gray copy of the expected image, differing pixels red, or orange where a circle's edge passes
+// within kEdgeBand, never-written pixels yellow).
+pmpp::Image picture(const Rgba* pixels, int width, int height);
+pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected);
+
+}  // namespace circles

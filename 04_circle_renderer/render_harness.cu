@@ -1,0 +1,595 @@
+// render_harness.cu: the scenes as check cases, the image check with its hints and pictures, and
+// the benchmark of exercise 04.
+#include "render_harness.h"
+
+#include "circle_math.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/report.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace circles {
+
+using namespace pmpp;
+
+namespace {
+
+// ---- Options ------------------------------------------------------------------------------------
+
+int frames_option(const Options& opts) {
+    int frames = 0;
+    const std::string& text = opts.get("frames");
+    if (!parse_int(text, frames) || frames < 1 || frames > 1000)
+        throw UsageError("option --frames: '" + text + "' is not a count in [1, 1000]");
+    return frames;
+}
+
+int frames_of(int id, const Options& opts) {
+    return id != kFileScene && scene_catalog()[id].animated ? frames_option(opts) : 1;
+}
+
+const std::string& scene_name(int id, const Options& opts);
+
+std::string picture_dir(const Options& opts) { return opts.flag("no-images") ? std::string() : opts.get("images"); }
+
+// ---- Caches: scenes and the CPU's images, first in first out, bounded in bytes ------------------
+
+template <typename V>
+class FifoCache {
+public:
+    explicit FifoCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+    const V* find(const std::string& key) const {
+        auto it = map_.find(key);
+        return it == map_.end() ? nullptr : it->second.get();
+    }
+    const V& insert(const std::string& key, std::unique_ptr<V> value, std::size_t bytes) {
+        while (!order_.empty() && bytes_ + bytes > max_bytes_) {
+            bytes_ -= sizes_[order_.front()];
+            map_.erase(order_.front());
+            sizes_.erase(order_.front());
+            order_.pop_front();
+        }
+        order_.push_back(key);
+        sizes_[key] = bytes;
+        bytes_ += bytes;
+        return *(map_[key] = std::move(value));
+    }
+
+private:
+    std::size_t max_bytes_, bytes_ = 0;
+    std::deque<std::string> order_;
+    std::map<std::string, std::size_t> sizes_;
+    std::map<std::string, std::unique_ptr<V>> map_;
+};
+
+FifoCache<Scene>& scene_cache() {
+    static FifoCache<Scene> cache(std::size_t{1} << 30);
+    return cache;
+}
+FifoCache<std::vector<Rgba>>& image_cache() {
+    static FifoCache<std::vector<Rgba>> cache(std::size_t{2} << 30);
+    return cache;
+}
+FifoCache<PixelFacts>& facts_cache() {
+    static FifoCache<PixelFacts> cache(std::size_t{1} << 30);
+    return cache;
+}
+
+
+const PixelFacts& cached_facts(const Scene& scene, const std::string& key, int width, int height) {
+    const std::string k = key + "@" + std::to_string(width) + "x" + std::to_string(height);
+    if (const PixelFacts* f = facts_cache().find(k)) return *f;
+    auto f = std::make_unique<PixelFacts>(pixel_facts(scene.view(), width, height));
+    const std::size_t bytes = f->coverage.size() * 5;
+    return facts_cache().insert(k, std::move(f), bytes);
+}
+
+// ---- The device copy of a scene -----------------------------------------------------------------
+
+struct DeviceScene {
+    DeviceBuffer<Circle> circles;
+    DeviceBuffer<Rgb> colors;
+    SceneView view;
+
+    explicit DeviceScene(const Scene& s) {
+        circles.upload(s.circles);
+        colors.upload(s.colors);
+        view = {s.count(), circles.data(), colors.data(), s.shading, s.background};
+    }
+    bool unchanged(const Scene& s) const {
+        const std::vector<Circle> c = circles.to_host();
+        const std::vector<Rgb> k = colors.to_host();
+        return std::memcmp(c.data(), s.circles.data(), c.size() * sizeof(Circle)) == 0 &&
+               std::memcmp(k.data(), s.colors.data(), k.size() * sizeof(Rgb)) == 0;
+    }
+};
+
+// ---- Hints for the classic mistakes --------------------------------------------------------------
+
+// The scene with every circle moved by half a pixel right and down: what a renderer that takes
+// (x, y) / width for the pixel center (not (x + 1/2, y + 1/2) / width) draws.
+Scene shifted_by_half_pixel(const Scene& scene, int width) {
+    Scene s = scene;
+    const float half = 0.5f / static_cast<float>(width);
+    for (auto& c : s.circles) c.x += half, c.y += half;
+    return s;
+}
+
+bool only_last_columns_or_rows(const ImageDiff& d) {
+    auto unwritten = [&](int x, int y) { return d.state[static_cast<std::size_t>(y) * d.width + x] == ImageDiff::kNeverWritten; };
+    int cols = 0, rows = 0;
+    auto column_unwritten = [&](int x) {
+        for (int y = 0; y < d.height; ++y)
+            if (!unwritten(x, y)) return false;
+        return true;
+    };
+    auto row_unwritten = [&](int y) {
+        for (int x = 0; x < d.width; ++x)
+            if (!unwritten(x, y)) return false;
+        return true;
+    };
+    while (cols < d.width && column_unwritten(d.width - 1 - cols)) ++cols;
+    while (rows < d.height && row_unwritten(d.height - 1 - rows)) ++rows;
+    if (cols == 0 && rows == 0) return false;
+    for (int y = 0; y < d.height - rows; ++y)
+        for (int x = 0; x < d.width - cols; ++x)
+            if (unwritten(x, y)) return false;
+    return true;
+}
+
+std::string diagnose(const Scene& scene, int width, int height, const ImageDiff& d, const PixelFacts* facts,
+                     const std::vector<Rgba>& expected, const std::vector<Rgba>& actual) {
+    const std::size_t pixels = d.state.size();
+    if (d.never_written == pixels)
+        return "no pixel was written: is the kernel launched (at least one block), and followed by PMPP_CHECK_LAUNCH()?";
+    if (d.never_written > 0) {
+        if (only_last_columns_or_rows(d))
+            return "the last columns or rows were never written: round the number of blocks up on both axes (the "
+                   "image need not be a multiple of your tile)";
+        return "some pixels were never written: does every pixel get a thread, and does every thread write its pixel?";
+    }
+    if (facts == nullptr) return "";
+    std::size_t off_edge = 0, multiple = 0, alpha_only = 0, along_edges = 0, uncovered = 0, uncovered_wrong = 0;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const bool wrong = d.state[i] == ImageDiff::kDiffers;
+        uncovered += facts->coverage[i] == 0;
+        uncovered_wrong += wrong && facts->coverage[i] == 0;
+        if (!wrong || facts->near_edge[i]) continue;
+        ++off_edge;
+        multiple += facts->coverage[i] >= 2;
+        along_edges += facts->within_a_pixel[i];
+        const Rgba& e = expected[i];
+        const Rgba& a = actual[i];
+        alpha_only += std::fabs(e.r - a.r) <= kChannelTolerance && std::fabs(e.g - a.g) <= kChannelTolerance &&
+                      std::fabs(e.b - a.b) <= kChannelTolerance;
+    }
+    if (off_edge == 0) return "";
+    if (alpha_only == off_edge)
+        return "only the alpha channel differs: it blends like a color, alpha' = alpha + (1 - alpha) alpha', from the "
+               "background's 1";
+    if (uncovered > 0 && uncovered_wrong * 2 > uncovered)
+        return "most pixels that no circle covers differ: they must hold the background (circle_math::background_color: "
+               "white, or the sky's gradient down the rows)";
+    {
+        // Half a pixel off: the image is the CPU's image of the scene moved by half a pixel. (One
+        // more CPU rendering, only for a failing case.)
+        const Scene shifted = shifted_by_half_pixel(scene, width);
+        std::vector<Rgba> shifted_image(pixels);
+        render_cpu(shifted.view(), width, height, shifted_image.data());
+        const ImageDiff s = diff_images(shifted_image.data(), actual.data(), width, height);
+        if (s.differing * 20 <= d.differing)
+            return "the image is the CPU's with every pixel center half a pixel up and to the left: the center of "
+                   "pixel (x, y) is ((x + 1/2) / width, (y + 1/2) / width) (circle_math::pixel_center)";
+    }
+    if (multiple * 10 >= off_edge * 9)
+        return "every wrong pixel lies under 2 or more circles: they were blended out of order, or two threads "
+               "updated one pixel at the same time and one update was lost (a race). Each pixel must see its "
+               "circles one at a time, in increasing index";
+    if (width != height) return "is y measured in image widths, like x? (pixel_center(y, width), not height)";
+    if (along_edges == off_edge)
+        return "every wrong pixel lies within a pixel of a circle's edge: is a pixel covered when its center is "
+               "inside or on the circle (d^2 <= r^2), the center of pixel (x, y) being ((x + 1/2) / width, "
+               "(y + 1/2) / width)?";
+    return "";
+}
+
+// Pictures of a failure: the difference, the image rendered, the CPU's. At most 3 failures per
+// implementation get pictures.
+std::string write_pictures(const CheckSettings& settings, const ImageDiff& d, const PixelFacts* facts,
+                           const std::vector<Rgba>& expected, const std::vector<Rgba>& actual) {
+    static std::map<std::string, int> written;
+    if (settings.pictures.empty() || written[settings.impl]++ >= 3) return "";
+    try {
+        std::filesystem::create_directories(settings.pictures);
+        const std::string stem = settings.pictures + "/" + settings.label;
+        const std::string ext = "." + settings.format;
+        write_image(stem + "_diff" + ext, diff_picture(d, facts, expected.data()));
+        write_image(stem + "_actual" + ext, picture(actual.data(), d.width, d.height));
+        write_image(stem + "_expected" + ext, picture(expected.data(), d.width, d.height));
+        return stem + "_diff" + ext + " (red: wrong, orange: wrong on a circle's edge, yellow: never written; "
+               "beside it _actual and _expected)";
+    } catch (const std::exception& e) {
+        return std::string("none: ") + e.what();
+    }
+}
+
+}  // namespace
+
+RenderFn renderer_by_name(const std::string& name) {
+    if (name == "student") return render_student;
+    if (name == "per_pixel") return render_per_pixel;
+    if (name == "tiled") return render_tiled;
+    if (name == "binned") return render_binned;
+    throw std::logic_error("render: no GPU implementation named " + name);
+}
+
+int image_height(int width, int shape) {
+    switch (shape) {
+        case kWide: return std::max(1, width * 9 / 16);
+        case kTall: return width + width / 2 + 1;
+        default: return width;
+    }
+}
+
+const std::vector<Rgba>& reference_image(const Scene& scene, const std::string& key, int width, int height) {
+    const std::string k = key + "@" + std::to_string(width) + "x" + std::to_string(height);
+    if (const auto* image = image_cache().find(k)) return *image;
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    auto image = std::make_unique<std::vector<Rgba>>(pixels);
+    render_cpu(scene.view(), width, height, image->data());
+    return image_cache().insert(k, std::move(image), pixels * sizeof(Rgba));
+}
+
+pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
+                              const std::vector<Rgba>& actual, const CheckSettings& settings) {
+    const ImageDiff diff = diff_images(expected.data(), actual.data(), width, height);
+    // The facts about each pixel are needed when there are differences an edge might excuse.
+    std::unique_ptr<PixelFacts> facts;
+    if (diff.differing > diff.never_written) facts = std::make_unique<PixelFacts>(pixel_facts(scene.view(), width, height));
+    CheckResult r = image_verdict(diff, facts.get(), expected.data(), actual.data());
+    if (!r.ok) {
+        r.hint = diagnose(scene, width, height, diff, facts.get(), expected, actual);
+        const std::string where = write_pictures(settings, diff, facts.get(), expected, actual);
+        if (!where.empty()) r.hint += std::string(r.hint.empty() ? "" : "\n    ") + "pictures: " + where;
+    }
+    return r;
+}
+
+pmpp::CheckResult check_render(const RenderFn& fn, const Scene& scene, int width, int height,
+                               const std::vector<Rgba>& expected, const CheckSettings& settings) {
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    DeviceScene device(scene);
+    DeviceBuffer<Rgba> image(pixels);
+    image.poison();
+    Workspace workspace;
+    fn(device.view, width, height, image.data(), workspace);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    CheckResult r = judge_image(scene, width, height, expected, image.to_host(), settings);
+    if (r.ok && !device.unchanged(scene))
+        return CheckResult::fail("the scene's circles or colors were modified: a renderer may only write the image");
+    return r;
+}
+
+// ---- Scenes as cases ------------------------------------------------------------------------------
+
+namespace {
+
+std::map<std::string, Scene>& file_scenes() {
+    static std::map<std::string, Scene> scenes;
+    return scenes;
+}
+
+const Scene& file_scene(const Options& opts) {
+    const std::string& path = opts.get("scene-file");
+    auto it = file_scenes().find(path);
+    if (it != file_scenes().end()) return it->second;
+    try {
+        return file_scenes()[path] = load_scene(path);
+    } catch (const SceneFileError& e) {
+        throw UsageError(std::string("option --scene-file: ") + e.what());
+    }
+}
+
+const std::string& scene_name(int id, const Options& opts) {
+    return id == kFileScene ? file_scene(opts).name : scene_catalog()[id].name;
+}
+
+// What the caches know a scene's frame by.
+std::string scene_key(int id, std::uint64_t seed, int frame, const Options& opts) {
+    const std::string scene = id == kFileScene ? "file:" + opts.get("scene-file") : std::to_string(id);
+    return scene + "#" + std::to_string(seed) + "#" + std::to_string(frame);
+}
+
+// A scene's name as it may appear in a file name.
+std::string file_stem(const std::string& name) {
+    std::string out = name;
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+    return out;
+}
+
+int decode_scene(int variant) { return variant / 4; }
+int decode_shape(int variant) { return variant % 4; }
+
+std::vector<Case> render_cases(const Options& opts) {
+    const std::vector<int> scenes = selected_scenes(opts);
+    frames_option(opts);  // refuse a bad --frames before any case runs
+    struct Size {
+        int width, shape;
+    };
+    std::vector<Size> sizes;
+    if (opts.size) {
+        const int w = static_cast<int>(*opts.size);
+        sizes = {{w, kSquare}, {w, kWide}, {w, kTall}};
+    } else {
+        for (int w : {1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 1024, 1150}) sizes.push_back({w, kSquare});
+        sizes.push_back({1150, kWide});
+        sizes.push_back({333, kTall});
+    }
+    std::vector<Case> cases;
+    for (int id : scenes)
+        for (const Size& s : sizes) {
+            const int h = image_height(s.width, s.shape);
+            cases.push_back({format("%s %dx%d", scene_name(id, opts).c_str(), s.width, h), static_cast<std::size_t>(s.width),
+                             Distribution::Uniform, id * 4 + s.shape});
+        }
+    return cases;
+}
+
+}  // namespace
+
+std::vector<int> selected_scenes(const Options& opts) {
+    const std::string text = opts.get("scene");
+    const bool file = !opts.get("scene-file").empty();
+    std::vector<int> ids;
+    if (text == "all" || (text.empty() && !file)) {
+        for (std::size_t i = 0; i < scene_catalog().size(); ++i) ids.push_back(static_cast<int>(i));
+    } else if (!text.empty()) {
+        std::stringstream ss(text);
+        std::string item;
+        while (std::getline(ss, item, ',')) {
+            const int id = find_scene(item);
+            if (id < 0) throw UsageError("option --scene: unknown scene '" + item + "' (scenes: " + scene_names() + ", all)");
+            if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+        }
+    }
+    if (file) {
+        file_scene(opts);  // a malformed file is a usage error, now
+        ids.push_back(kFileScene);
+    }
+    return ids;
+}
+
+const Scene& cached_scene(int id, std::uint64_t seed, int frame, const Options& opts) {
+    if (id == kFileScene) return file_scene(opts);
+    const std::string key = scene_key(id, seed, frame, opts);
+    if (const Scene* s = scene_cache().find(key)) return *s;
+    auto s = std::make_unique<Scene>(make_scene(id, seed, frame));
+    const std::size_t bytes = static_cast<std::size_t>(s->count()) * (sizeof(Circle) + sizeof(Rgb)) + 64;
+    return scene_cache().insert(key, std::move(s), bytes);
+}
+
+CheckResult check_case(const RenderFn& fn, const std::string& impl, const Case& c, std::uint64_t seed, const Options& opts) {
+    const int id = decode_scene(c.variant), shape = decode_shape(c.variant);
+    const int width = static_cast<int>(c.n), height = image_height(width, shape);
+    const int frames = frames_of(id, opts);
+    CheckResult all = CheckResult::pass(0);
+    for (int f = 0; f < frames; ++f) {
+        const Scene& scene = cached_scene(id, seed, f, opts);
+        const std::vector<Rgba>& expected = reference_image(scene, scene_key(id, seed, f, opts), width, height);
+        CheckSettings settings;
+        settings.pictures = picture_dir(opts);
+        settings.format = opts.get("image-format");
+        settings.impl = impl;
+        settings.label = format("%s_%s_%dx%d", impl.c_str(), file_stem(scene.name).c_str(), width, height) +
+                         (frames > 1 ? format("_frame%03d", f) : "");
+        CheckResult r = check_render(fn, scene, width, height, expected, settings);
+        if (!r.ok) {
+            if (frames > 1) r.message = format("frame %d of %d: ", f, frames) + r.message;
+            return r;
+        }
+        all.checked += r.checked;
+    }
+    return all;
+}
+
+// ---- The benchmark --------------------------------------------------------------------------------
+
+namespace {
+
+// What one benchmark of one scene needs on the host, shared by every implementation.
+struct BenchScene {
+    std::vector<const Scene*> frames;
+    std::vector<const std::vector<Rgba>*> expected;
+};
+
+BenchScene bench_scene(int id, int width, std::uint64_t seed, const Options& opts) {
+    BenchScene b;
+    const int frames = frames_of(id, opts);
+    for (int f = 0; f < frames; ++f) {
+        const Scene& s = cached_scene(id, seed, f, opts);
+        b.frames.push_back(&s);
+        b.expected.push_back(&reference_image(s, scene_key(id, seed, f, opts), width, width));
+    }
+    return b;
+}
+
+// Pictures of every benchmarked scene (the CPU's images), once per scene and size.
+void write_scene_pictures(int id, const BenchScene& b, int width, const Options& opts) {
+    static std::set<std::string> done;
+    const std::string dir = picture_dir(opts);
+    if (dir.empty() || width <= 0) return;
+    const std::string name = file_stem(scene_name(id, opts));
+    if (!done.insert(dir + "/" + name + "@" + std::to_string(width)).second) return;
+    std::filesystem::create_directories(dir);
+    const std::string ext = "." + opts.get("image-format");
+    for (std::size_t f = 0; f < b.frames.size(); ++f) {
+        const std::string file = dir + "/" + name + format("_%dx%d", width, width) +
+                                 (b.frames.size() > 1 ? format("_frame%03zu", f) : "") + ext;
+        write_image(file, picture(b.expected[f]->data(), width, width));
+    }
+    std::cout << "  picture: " << dir << "/" << name << format("_%dx%d", width, width)
+              << (b.frames.size() > 1 ? format("_frame000..%03zu", b.frames.size() - 1) : "") << ext << "\n";
+}
+
+Stats scaled(Stats s, double factor) {
+    s.min *= factor, s.max *= factor, s.mean *= factor, s.median *= factor, s.stddev *= factor;
+    s.p10 *= factor, s.p90 *= factor;
+    return s;
+}
+
+Stats summed(const Stats& a, const Stats& b) {
+    Stats s = a;
+    s.count = std::max(a.count, b.count);
+    s.min += b.min, s.max += b.max, s.mean += b.mean, s.median += b.median, s.p10 += b.p10, s.p90 += b.p90;
+    return s;
+}
+
+// Medians per frame of this run, per scene and implementation, for the notes.
+std::map<std::string, std::map<std::string, double>>& times_of_run() {
+    static std::map<std::string, std::map<std::string, double>> times;
+    return times;
+}
+
+std::string notes_for(const std::string& impl, int id, const std::string& scene, double ms) {
+    std::string note;
+    const auto& times = times_of_run()[scene];
+    if (id != kFileScene && scene_catalog()[id].cs149_t4_ms > 0) {
+        const double t4 = scene_catalog()[id].cs149_t4_ms;
+        note = format("%.0fx faster than CS149's reference on a T4 (%g ms; target >= 10x)", t4 / ms, t4);
+    }
+    if (impl == "binned" && times.count("tiled") && (scene == "rand1M" || scene == "micro2M"))
+        note += format("%stiled / binned = %.1fx (target >= 3x)", note.empty() ? "" : "; ", times.at("tiled") / ms);
+    return note;
+}
+
+std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    const int width = static_cast<int>(n);
+    const std::size_t pixels = n * n;
+    std::vector<Measurement> rows;
+    Measurement total;
+    total.section = "kernel";
+    total.note = "all scenes: the sum of the median times per frame";
+    int timed_scenes = 0;
+    for (int id : selected_scenes(ctx.opts)) {
+        if (id != kFileScene && scene_catalog()[id].adversarial) continue;
+        const BenchScene b = bench_scene(id, width, ctx.seed, ctx.opts);
+        write_scene_pictures(id, b, width, ctx.opts);
+        const int frames = static_cast<int>(b.frames.size());
+        const std::string& name = scene_name(id, ctx.opts);
+        Measurement m;
+        m.section = format("scene %s: %d circles%s", name.c_str(), b.frames[0]->count(),
+                           frames > 1 ? format(", %d frames (time per frame)", frames).c_str() : "");
+        m.items = static_cast<double>(pixels);
+        m.bytes = 16.0 * static_cast<double>(pixels) + 28.0 * b.frames[0]->count();
+
+        if (impl.kind == ImplKind::Cpu) {
+            std::vector<std::vector<Rgba>> out(frames, std::vector<Rgba>(pixels));
+            m.ms = scaled(time_host(ctx.slow_timing(3), [&] {
+                              for (int f = 0; f < frames; ++f) render_cpu(b.frames[f]->view(), width, width, out[f].data());
+                          }),
+                          1.0 / frames);
+            for (int f = 0; f < frames && m.correct; ++f) {
+                const ImageDiff d = diff_images(b.expected[f]->data(), out[f].data(), width, width);
+                m.record_check(image_verdict(d, nullptr, b.expected[f]->data(), out[f].data()));
+            }
+            m.note = "every core of the host (OpenMP)";
+        } else {
+            const RenderFn fn = renderer_by_name(impl.name);
+            std::vector<std::unique_ptr<DeviceScene>> scenes;
+            std::vector<DeviceBuffer<Rgba>> images(frames);
+            for (int f = 0; f < frames; ++f) {
+                scenes.push_back(std::make_unique<DeviceScene>(*b.frames[f]));
+                images[f].resize(pixels);
+            }
+            Workspace workspace;  // sized by the untimed run below
+            auto render_all = [&] {
+                for (int f = 0; f < frames; ++f) fn(scenes[f]->view, width, width, images[f].data(), workspace);
+            };
+            auto poison_all = [&] {
+                for (auto& image : images) image.poison();
+            };
+            auto check_all = [&] {
+                for (int f = 0; f < frames; ++f) {
+                    const std::vector<Rgba> actual = images[f].to_host();
+                    const ImageDiff d = diff_images(b.expected[f]->data(), actual.data(), width, width);
+                    const PixelFacts* facts = d.differing > d.never_written
+                                                  ? &cached_facts(*b.frames[f], scene_key(id, ctx.seed, f, ctx.opts), width, width)
+                                                  : nullptr;
+                    CheckResult r = image_verdict(d, facts, b.expected[f]->data(), actual.data());
+                    if (!r.ok) {
+                        if (frames > 1) r.message = format("frame %d: ", f) + r.message;
+                        return r;
+                    }
+                }
+                return CheckResult::pass(pixels * frames);
+            };
+            // One untimed run first: it sizes the workspace, and says how long a run takes.
+            poison_all();
+            const Stats once = time_device(TimingOptions{0, 1, false}, nullptr, render_all);
+            const TimingOptions timing = once.median > 200 ? ctx.slow_timing(3) : ctx.timing;
+            m.ms = scaled(time_device(timing, &ctx.flusher, render_all, poison_all), 1.0 / frames);
+            m.record_check(check_all());  // the images of the last timed run
+            times_of_run()[name][impl.name] = m.ms.median;
+            m.note = notes_for(impl.name, id, name, m.ms.median);
+        }
+        total.ms = timed_scenes++ == 0 ? m.ms : summed(total.ms, m.ms);
+        total.bytes += m.bytes;
+        total.items += m.items;
+        if (!m.correct && total.correct) total.record_check(CheckResult::fail(name + ": " + m.check_message));
+        rows.push_back(m);
+    }
+    if (timed_scenes > 1) rows.push_back(total);
+    return rows;
+}
+
+}  // namespace
+
+ExerciseDef exercise() {
+    ExerciseDef def;
+    def.id = "04_circle_renderer";
+    def.title = "an order-correct, fast renderer of semi-transparent circles (PMPP chapters 3-6, 11; CS149 asst3)";
+    def.impls = {
+        {"student", ImplKind::Student, "your render_student.cu"},
+        {"per_pixel", ImplKind::Reference, "one thread per pixel, every circle in order (render_1_per_pixel.cu)"},
+        {"tiled", ImplKind::Reference, "a block per 16x16 tile culls the scene with a scan into shared memory (render_2_tiled.cu)"},
+        {"binned", ImplKind::Reference, "every circle binned to its tiles at once: count, scan, stable radix sort (render_3_binned.cu)"},
+        {"cpu", ImplKind::Cpu, "circle after circle on the CPU: the definition of correct (render_cpu.cpp)"},
+    };
+    def.baseline = "binned";
+    def.items_unit = "Gpix/s";
+    def.extra_options = {
+        {"scene", "NAME[,NAME]|all", "scenes to check and benchmark: " + scene_names() +
+                                         " (default: all; only the file's with --scene-file)", ""},
+        {"scene-file", "FILE", "also render the scene of FILE (its format: README.md)", ""},
+        {"frames", "N", "frames of each animated scene, each one checked and timed", "3"},
+        {"images", "DIR", "pictures: every benchmarked scene, and the difference when a check fails", "build/images"},
+        {"image-format", "FORMAT", "format of the pictures", png_supported() ? "png" : "ppm", {"png", "ppm"}},
+        {"no-images", "", "write no pictures", ""},
+    };
+    def.max_size = 8192;
+    def.bench_sizes = {1024};
+    def.cases = render_cases;
+    def.run_case = [](const Impl& impl, const Case& c, std::uint64_t seed, const Options& opts) {
+        return check_case(renderer_by_name(impl.name), impl.name, c, seed, opts);
+    };
+    def.bench = render_bench;
+    // The images of up to 3 frames and a tall shape, the largest scene (micro2M) and its binned
+    // pairs: about 16 bytes per pixel per image, plus 200 MB.
+    def.device_bytes = [](std::size_t n) { return 16.0 * 6.0 * static_cast<double>(n) * static_cast<double>(n) + 200e6; };
+    return def;
+}
+
+}  // namespace circles

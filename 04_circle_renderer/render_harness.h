@@ -1,0 +1,60 @@
+// render_harness.h: the check and the benchmark of exercise 04, shared by main.cu and the tests.
+#pragma once
+
+#include "image_check.h"
+#include "render.h"
+#include "scenes.h"
+
+#include "common/exercise.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace circles {
+
+// Any GPU renderer, as the check sees it.
+using RenderFn = std::function<void(const SceneView&, int width, int height, Rgba* image, Workspace&)>;
+RenderFn renderer_by_name(const std::string& name);  // student, per_pixel, tiled, binned
+
+// Image shapes of the check (Case::variant = scene * 4 + shape): square, and two that are not,
+// so that a renderer that measures y in heights (not widths) or swaps the axes is caught.
+enum Shape : int { kSquare = 0, kWide = 1, kTall = 2 };
+int image_height(int width, int shape);
+constexpr int kFileScene = 1000;  // the scene index of --scene-file's scene
+
+struct CheckSettings {
+    std::string pictures;  // directory for the pictures of a failure; empty: none
+    std::string impl;      // at most 3 failures per implementation get pictures
+    std::string label;     // their file-name stem, e.g. "student_rgb_256x256"
+    std::string format = "png";
+};
+
+// Judges `actual`, a renderer's image of `scene`, against `expected`, the CPU's: the verdict of
+// image_check.h, with a hint when the pattern of the differences tells what went wrong, and
+// pictures of a failure when settings.pictures is set.
+pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
+                              const std::vector<Rgba>& actual, const CheckSettings& settings = {});
+
+// Renders `scene` with `fn` into a poisoned width x height image and judges it against
+// `expected` (the CPU's image of the same scene); also fails if the scene's arrays changed.
+pmpp::CheckResult check_render(const RenderFn& fn, const Scene& scene, int width, int height,
+                               const std::vector<Rgba>& expected, const CheckSettings& settings = {});
+
+// The CPU's image, computed once per scene, seed, frame and size (cached, up to 2 GiB).
+const std::vector<Rgba>& reference_image(const Scene& scene, const std::string& key, int width, int height);
+
+// Scene `id` of the catalog (or kFileScene) at `frame`, from `seed`, cached.
+const Scene& cached_scene(int id, std::uint64_t seed, int frame, const pmpp::Options& opts);
+
+// One case of the check: every frame of the case's scene, at the case's size and shape.
+pmpp::CheckResult check_case(const RenderFn& fn, const std::string& impl, const pmpp::Case& c, std::uint64_t seed,
+                             const pmpp::Options& opts);
+
+// The scenes --scene and --scene-file select (catalog indices; kFileScene for the file).
+// Throws pmpp::UsageError for an unknown name or a malformed file.
+std::vector<int> selected_scenes(const pmpp::Options& opts);
+
+pmpp::ExerciseDef exercise();
+
+}  // namespace circles

@@ -1,0 +1,270 @@
+// Exercise 04, host: the image check. Differences within the tolerance pass; a pixel beyond it
+// fails and is named; edge pixels are excused up to a bound, nothing else is. Judged against
+// renderers emulated on the CPU: one with fused multiply-adds passes, the classic mistakes fail
+// with the hint that names them, and a failure leaves pictures.
+#include "../circle_math.h"
+#include "../image_check.h"
+#include "../render_harness.h"
+#include "../scenes.h"
+#include "../tiles.h"
+
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+using namespace circles;
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+std::vector<Rgba> filled(std::size_t n, Rgba v) { return std::vector<Rgba>(n, v); }
+
+Scene named(const char* name, int frame = 0) { return make_scene(find_scene(name), pmpp::testing::test_seed(), frame); }
+
+std::vector<Rgba> cpu(const Scene& s, int width, int height) {
+    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
+    render_cpu(s.view(), width, height, image.data());
+    return image;
+}
+
+// A renderer a student might write, on the CPU, with one deliberate variation.
+struct Variation {
+    bool fused = false;           // fused multiply-adds, and the pixel center as (x + 1/2) * (1 / width)
+    float center = 0.5f;          // 0: the pixel center at x / width (half a pixel off)
+    bool y_in_heights = false;    // py = (y + 1/2) / height
+    bool reverse_order = false;   // the circles blended last to first
+};
+
+std::vector<Rgba> emulate(const Scene& s, int width, int height, Variation v) {
+    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) image[static_cast<std::size_t>(y) * width + x] = circle_math::background_color(s.background, y, height);
+    const float inverse = 1.f / width;
+    for (int k = 0; k < s.count(); ++k) {
+        const int i = v.reverse_order ? s.count() - 1 - k : k;
+        const Circle c = s.circles[i];
+        tiles::PixelRange r = tiles::pixel_range(c, width, height);
+        if (v.y_in_heights) r.y0 = 0, r.y1 = height;
+        for (int y = r.y0; y < r.y1; ++y)
+            for (int x = r.x0; x < r.x1; ++x) {
+                float px, py, d2;
+                if (v.fused) {
+                    px = (x + 0.5f) * inverse, py = (y + 0.5f) * inverse;
+                    const float dx = px - c.x, dy = py - c.y;
+                    d2 = std::fma(dx, dx, dy * dy);
+                } else {
+                    px = (x + v.center) / width;
+                    py = (y + v.center) / (v.y_in_heights ? height : width);
+                    d2 = circle_math::distance2(px, py, c.x, c.y);
+                }
+                const float r2 = c.radius * c.radius;
+                if (d2 > r2) continue;
+                Rgba& p = image[static_cast<std::size_t>(y) * width + x];
+                const float a = s.shading == Shading::Flat ? 0.5f : circle_math::snow_alpha(c.z, d2, r2);
+                const Rgb k = s.shading == Shading::Flat ? s.colors[i] : circle_math::snow_color(c.z);
+                if (v.fused) {
+                    p.r = std::fma(a, k.r, (1 - a) * p.r), p.g = std::fma(a, k.g, (1 - a) * p.g);
+                    p.b = std::fma(a, k.b, (1 - a) * p.b), p.a = std::fma(1 - a, p.a, a);
+                } else {
+                    circle_math::blend_covering(s.shading, c.z, d2, r2, s.colors[i], p);
+                }
+            }
+    }
+    return image;
+}
+
+pmpp::CheckResult judge(const Scene& s, int width, int height, const std::vector<Rgba>& actual) {
+    return judge_image(s, width, height, cpu(s, width, height), actual);
+}
+
+}  // namespace
+
+// ---- the verdict on synthetic images ----------------------------------------------------------------
+
+TEST(ImageCheck, AcceptsDifferencesWithinTheTolerance) {
+    const auto expected = filled(15, {0.5f, 0.25f, 1.f, 1.f});
+    auto actual = expected;
+    actual[7].g += 0.9f * kChannelTolerance;
+    actual[8].a -= 0.9f * kChannelTolerance;
+    const ImageDiff d = diff_images(expected.data(), actual.data(), 5, 3);
+    EXPECT_EQ(d.differing, 0u);
+    EXPECT_TRUE(image_verdict(d, nullptr, expected.data(), actual.data()).ok);
+}
+
+TEST(ImageCheck, RejectsAChannelBeyondTheToleranceAndNamesThePixel) {
+    const auto expected = filled(15, {0.5f, 0.25f, 1.f, 1.f});
+    auto actual = expected;
+    actual[1 * 5 + 3].b = 0.99f;
+    actual[2 * 5 + 0].r = 0.4f;
+    const ImageDiff d = diff_images(expected.data(), actual.data(), 5, 3);
+    const pmpp::CheckResult r = image_verdict(d, nullptr, expected.data(), actual.data());
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.mismatches, 2u);
+    EXPECT_NE(r.message.find("2 of 15 pixels differ"), std::string::npos) << r.report();
+    ASSERT_EQ(r.first.size(), 2u);
+    EXPECT_NE(r.first[0].expected.find("pixel (3, 1) = (0.5000, 0.2500, 1.0000, 1.0000)"), std::string::npos) << r.report();
+    EXPECT_NE(r.first[0].actual.find("0.9900"), std::string::npos) << r.report();
+    EXPECT_NE(r.first[1].expected.find("pixel (0, 2)"), std::string::npos) << r.report();  // row-major order
+}
+
+TEST(ImageCheck, RejectsNeverWrittenPixelsEvenWhereAnEdgeWouldExcuseThem) {
+    const auto expected = filled(4, {1, 1, 1, 1});
+    auto actual = expected;
+    actual[3] = {kNaN, kNaN, kNaN, kNaN};
+    PixelFacts facts;
+    facts.coverage.assign(4, 1);
+    facts.near_edge.assign(4, 1);
+    facts.within_a_pixel.assign(4, 1);
+    const ImageDiff d = diff_images(expected.data(), actual.data(), 2, 2);
+    EXPECT_EQ(d.never_written, 1u);
+    const pmpp::CheckResult r = image_verdict(d, &facts, expected.data(), actual.data());
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("never written"), std::string::npos) << r.report();
+    EXPECT_NE(r.first.at(0).actual.find("NaN"), std::string::npos) << r.report();
+}
+
+TEST(ImageCheck, ExcusesEdgePixelsUpToTheBoundAndNoOthers) {
+    const int w = 200, h = 100;
+    const std::size_t n = static_cast<std::size_t>(w) * h, allowed = edge_allowance(n);
+    ASSERT_EQ(allowed, n / 1000 + 16);
+    const auto expected = filled(n, {1, 1, 1, 1});
+    PixelFacts facts;
+    facts.coverage.assign(n, 1);
+    facts.near_edge.assign(n, 0);
+    facts.within_a_pixel.assign(n, 1);
+    for (std::size_t i = 0; i < allowed + 1; ++i) facts.near_edge[i * 7] = 1;
+    auto actual = expected;
+    for (std::size_t i = 0; i < allowed; ++i) actual[i * 7].r = 0.5f;
+    ImageDiff d = diff_images(expected.data(), actual.data(), w, h);
+    EXPECT_TRUE(image_verdict(d, &facts, expected.data(), actual.data()).ok) << "exactly the allowance, all on edges";
+    actual[allowed * 7].r = 0.5f;
+    d = diff_images(expected.data(), actual.data(), w, h);
+    pmpp::CheckResult r = image_verdict(d, &facts, expected.data(), actual.data());
+    EXPECT_FALSE(r.ok) << "one more than the allowance";
+    EXPECT_NE(r.message.find("all on circle edges, but more than"), std::string::npos) << r.report();
+    actual = expected;
+    actual[1].r = 0.5f;  // not an edge pixel
+    d = diff_images(expected.data(), actual.data(), w, h);
+    r = image_verdict(d, &facts, expected.data(), actual.data());
+    EXPECT_FALSE(r.ok) << "a single pixel off the edges";
+    EXPECT_FALSE(image_verdict(d, nullptr, expected.data(), actual.data()).ok) << "no facts: nothing is excused";
+}
+
+TEST(ImageCheck, PixelFactsCountTheCirclesAndFindTheEdges) {
+    Scene s;
+    s.add({5.5f / 16, 5.5f / 16, 0.f, 5.f / 16}, {1, 0, 0});  // pixel (8, 9) exactly on its edge
+    s.add({5.5f / 16, 5.5f / 16, 0.f, 2.f / 16}, {0, 1, 0});
+    const PixelFacts f = pixel_facts(s.view(), 16, 16);
+    EXPECT_EQ(f.coverage[5 * 16 + 5], 2u);
+    EXPECT_EQ(f.coverage[9 * 16 + 8], 1u);
+    EXPECT_EQ(f.coverage[0], 0u);
+    EXPECT_EQ(f.near_edge[9 * 16 + 8], 1);
+    EXPECT_EQ(f.near_edge[5 * 16 + 5], 0);
+    EXPECT_EQ(f.within_a_pixel[9 * 16 + 9], 1);  // 5.66 pixels from the center: within a pixel of the edge
+    EXPECT_EQ(f.within_a_pixel[5 * 16 + 5], 0);
+}
+
+// ---- renderers emulated on the CPU, judged as the harness judges ------------------------------------
+
+TEST(ImageCheck, AcceptsARendererWithFusedMultiplyAddsAndAReciprocal) {
+    Variation fused;
+    fused.fused = true;
+    for (const char* name : {"rgb", "pattern", "rand10k", "micro2M", "snowsingle", "stacks", "fireworks"}) {
+        const Scene s = named(name, 1);
+        for (int w : {1150, 333}) {
+            const pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, fused));
+            EXPECT_TRUE(r.ok) << name << " at " << w << ": " << r.report();
+        }
+    }
+}
+
+TEST(ImageCheck, RejectsAnUnorderedRendererOnTheAdversarialScenesAndSaysWhy) {
+    Variation reversed;
+    reversed.reverse_order = true;
+    for (const char* name : {"stacks", "pileup"})
+        for (int w : {64, 256}) {
+            const Scene s = named(name);
+            const pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, reversed));
+            ASSERT_FALSE(r.ok) << name;
+            EXPECT_NE(r.hint.find("out of order"), std::string::npos) << name << " at " << w << ": " << r.report();
+        }
+}
+
+TEST(ImageCheck, RejectsARendererOffByHalfAPixelAndSaysWhy) {
+    Variation half;
+    half.center = 0.f;
+    for (const char* name : {"rgb", "rgby", "pattern", "rand10k", "stacks", "snowsingle"})
+        for (int w : {256, 257}) {
+            const Scene s = named(name);
+            const pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, half));
+            ASSERT_FALSE(r.ok) << name;
+            EXPECT_NE(r.hint.find("half a pixel"), std::string::npos) << name << " at " << w << ": " << r.report();
+        }
+}
+
+TEST(ImageCheck, RejectsYInHeightsOnImagesThatAreNotSquare) {
+    Variation heights;
+    heights.y_in_heights = true;
+    const Scene s = named("rgby");
+    EXPECT_TRUE(judge(s, 256, 256, emulate(s, 256, 256, heights)).ok) << "a square image cannot tell";
+    EXPECT_FALSE(judge(s, 256, image_height(256, kWide), emulate(s, 256, image_height(256, kWide), heights)).ok);
+    EXPECT_FALSE(judge(s, 256, image_height(256, kTall), emulate(s, 256, image_height(256, kTall), heights)).ok);
+}
+
+TEST(ImageCheck, SaysWhenTheLastColumnsWereNeverWritten) {
+    const Scene s = named("rgb");
+    auto actual = cpu(s, 40, 30);
+    for (int y = 0; y < 30; ++y)
+        for (int x = 32; x < 40; ++x) actual[y * 40 + x] = {kNaN, kNaN, kNaN, kNaN};
+    const pmpp::CheckResult r = judge(s, 40, 30, actual);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("round the number of blocks up"), std::string::npos) << r.report();
+    const pmpp::CheckResult none = judge(s, 40, 30, std::vector<Rgba>(1200, Rgba{kNaN, kNaN, kNaN, kNaN}));
+    EXPECT_NE(none.hint.find("no pixel was written"), std::string::npos) << none.report();
+}
+
+TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
+    Scene s = named("fireworks");
+    const auto actual = cpu(s, 128, 128);  // white: the renderer forgot the sky
+    s.background = Background::Sky;
+    const pmpp::CheckResult r = judge(s, 128, 128, actual);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("background"), std::string::npos) << r.report();
+}
+
+TEST(ImageCheck, AFailureLeavesPicturesOfTheDifference) {
+    const std::string dir = (std::filesystem::temp_directory_path() /
+                             ("pmpp04_" + std::to_string(pmpp::testing::test_seed()))).string();
+    const Scene s = named("stacks");
+    Variation reversed;
+    reversed.reverse_order = true;
+    CheckSettings settings;
+    settings.pictures = dir;
+    settings.label = "emulated_stacks_64x64";
+    settings.format = "ppm";
+    const auto expected = cpu(s, 64, 64);
+    const pmpp::CheckResult r = judge_image(s, 64, 64, expected, emulate(s, 64, 64, reversed), settings);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find(dir), std::string::npos) << r.report();
+    const pmpp::Image diff = pmpp::read_ppm(dir + "/emulated_stacks_64x64_diff.ppm");
+    ASSERT_EQ(diff.width, 64);
+    const ImageDiff d = diff_images(expected.data(), emulate(s, 64, 64, reversed).data(), 64, 64);
+    std::size_t marked_pixels = 0;
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) {
+            const std::uint8_t* p = diff.at(x, y);
+            const bool marked = p[0] == 255 && (p[1] == 0 || p[1] == 140) && p[2] == 0;  // red, or orange on an edge
+            marked_pixels += marked;
+            EXPECT_EQ(marked, d.state[y * 64 + x] == ImageDiff::kDiffers) << x << ", " << y;
+        }
+    EXPECT_EQ(marked_pixels, d.differing);
+    EXPECT_TRUE(std::filesystem::exists(dir + "/emulated_stacks_64x64_actual.ppm"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/emulated_stacks_64x64_expected.ppm"));
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,295 @@
+// Exercise 04, device: every reference equals the CPU's image on every scene at 256, 1024 and
+// 1150 (not a multiple of any tile), in every shape; every tile size of variant 3 too; the check
+// rejects each classic mistake (unordered, racing, half a pixel off, y in heights, a grid
+// rounded down, a scene written) and accepts fused arithmetic; the harness end to end.
+#include "../render_3_binned.h"
+#include "../render_harness.h"
+#include "wrong_renderers.h"
+
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/testing.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+using namespace circles;
+
+namespace {
+
+pmpp::Options options() {
+    pmpp::Options opts = pmpp::default_options(exercise().extra_options);
+    opts.extra["no-images"] = "1";
+    return opts;
+}
+
+pmpp::Case scene_case(const std::string& scene, int width, int shape = kSquare) {
+    const int id = find_scene(scene);
+    EXPECT_GE(id, 0) << scene;
+    return {scene + " " + std::to_string(width), static_cast<std::size_t>(width), pmpp::Distribution::Uniform, id * 4 + shape};
+}
+
+// The suite's seed, not the test's: every test renders the same scenes, so the CPU's images
+// (cached by the harness) are computed once for the whole suite.
+pmpp::CheckResult check(const RenderFn& fn, const std::string& scene, int width, int shape = kSquare) {
+    return check_case(fn, "test", scene_case(scene, width, shape), pmpp::testing::suite_seed(), options());
+}
+
+}  // namespace
+
+// ---- host: options ---------------------------------------------------------------------------------
+
+TEST(RenderOptions, SceneListsRefuseUnknownNamesAndDropRepeats) {
+    pmpp::Options opts = options();
+    opts.extra["scene"] = "rgb,rand3k";
+    try {
+        selected_scenes(opts);
+        ADD_FAILURE() << "accepted rand3k";
+    } catch (const pmpp::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown scene 'rand3k'"), std::string::npos) << e.what();
+    }
+    opts.extra["scene"] = "rgb,stacks,rgb";
+    EXPECT_EQ(selected_scenes(opts).size(), 2u);
+    opts.extra["scene"] = "";
+    EXPECT_EQ(selected_scenes(opts).size(), scene_catalog().size());
+    opts.extra["scene-file"] = "/nonexistent.scene";
+    EXPECT_THROW(selected_scenes(opts), pmpp::UsageError);
+}
+
+TEST(RenderOptions, CasesCoverEveryScenePowerOfTwoEdgesAndShapes) {
+    const auto cases = exercise().cases(options());
+    std::set<std::size_t> widths;
+    std::set<int> variants;
+    for (const auto& c : cases) widths.insert(c.n), variants.insert(c.variant);
+    for (std::size_t w : {1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 1024, 1150}) EXPECT_TRUE(widths.count(w)) << w;
+    for (std::size_t id = 0; id < scene_catalog().size(); ++id)
+        for (int shape : {kSquare, kWide, kTall}) EXPECT_TRUE(variants.count(static_cast<int>(id) * 4 + shape)) << id;
+}
+
+// ---- device: every reference equals the CPU ----------------------------------------------------------
+
+class RenderReference : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RenderReference, MatchesTheCpuOnEverySceneAt256And1024And1150) {
+    PMPP_REQUIRE_GPU();
+    const RenderFn fn = GetParam() == "solution" ? RenderFn(render_student) : renderer_by_name(GetParam());
+    for (const auto& info : scene_catalog())
+        for (int width : {256, 1024, 1150}) {
+            const pmpp::CheckResult r = check(fn, info.name, width);
+            EXPECT_TRUE(r.ok) << GetParam() << " on " << info.name << " at " << width << ": " << r.report();
+            // Pinned arithmetic: not even an edge pixel may differ.
+            EXPECT_EQ(r.mismatches, 0u) << GetParam() << " on " << info.name << " at " << width;
+        }
+}
+
+TEST_P(RenderReference, MatchesTheCpuOnSmallAndNonSquareImages) {
+    PMPP_REQUIRE_GPU();
+    const RenderFn fn = GetParam() == "solution" ? RenderFn(render_student) : renderer_by_name(GetParam());
+    for (const char* scene : {"rgb", "pattern", "rand10k", "micro2M", "snowsingle", "fireworks", "stacks", "pileup"}) {
+        for (int width : {1, 2, 15, 17, 33, 257}) {
+            const pmpp::CheckResult r = check(fn, scene, width);
+            EXPECT_TRUE(r.ok && r.mismatches == 0) << GetParam() << " on " << scene << " at " << width << ": " << r.report();
+        }
+        for (int shape : {kWide, kTall}) {
+            const pmpp::CheckResult r = check(fn, scene, 333, shape);
+            EXPECT_TRUE(r.ok && r.mismatches == 0) << GetParam() << " on " << scene << " shape " << shape << ": " << r.report();
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllReferences, RenderReference, ::testing::Values("per_pixel", "tiled", "binned", "solution"),
+                         [](const auto& info) { return info.param; });
+
+TEST(RenderBinned, MatchesTheCpuWithEveryTileSizeWithAndWithoutWarpCulling) {
+    PMPP_REQUIRE_GPU();
+    for (int tile : {8, 16, 32})
+        for (bool cull : {false, true}) {
+            BinnedConfig config;
+            config.tile = tile;
+            config.warp_cull = cull;
+            config.min_circles = 0;  // bin even the small scenes
+            const RenderFn fn = [config](const SceneView& s, int w, int h, Rgba* image, Workspace& ws) {
+                render_binned_with(s, w, h, image, ws, config);
+            };
+            for (const char* scene : {"rgb", "pattern", "rand10k", "rand1M", "micro2M", "biglittle", "snowsingle", "stacks", "pileup"})
+                for (int width : {257, 1150}) {
+                    const pmpp::CheckResult r = check(fn, scene, width);
+                    EXPECT_TRUE(r.ok && r.mismatches == 0)
+                        << "tile " << tile << (cull ? " culled" : "") << " on " << scene << " at " << width << ": " << r.report();
+                }
+        }
+}
+
+TEST(RenderBinned, BinsLargeScenesAndLeavesSmallOnesToTheTiledRenderer) {
+    PMPP_REQUIRE_GPU();
+    const pmpp::Options opts = options();
+    for (const char* name : {"rgb", "pattern", "rand10k", "micro2M"}) {
+        const Scene& s = cached_scene(find_scene(name), 1, 0, opts);
+        pmpp::DeviceBuffer<Circle> circles;
+        pmpp::DeviceBuffer<Rgb> colors;
+        circles.upload(s.circles);
+        colors.upload(s.colors);
+        const SceneView view{s.count(), circles.data(), colors.data(), s.shading, s.background};
+        pmpp::DeviceBuffer<Rgba> image(1024 * 1024);
+        Workspace ws;
+        BinnedTimes times;
+        render_binned_with(view, 1024, 1024, image.data(), ws, BinnedConfig{}, &times);
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+        EXPECT_EQ(times.binned, s.count() >= BinnedConfig{}.min_circles) << name;
+        if (times.binned) {
+            EXPECT_GE(times.pairs, s.count() / 2) << name;
+            EXPECT_GT(times.render, 0.f) << name;
+        }
+    }
+}
+
+// ---- device: the check rejects each classic mistake ----------------------------------------------------
+
+TEST(RenderCheck, RejectsAnUnorderedKernelOnTheAdversarialScenes) {
+    PMPP_REQUIRE_GPU();
+    for (const char* scene : {"stacks", "pileup"})
+        for (int width : {64, 256, 1150}) {
+            const pmpp::CheckResult r = check(wrong::reverse_order, scene, width);
+            ASSERT_FALSE(r.ok) << scene << " at " << width;
+            EXPECT_NE(r.hint.find("out of order"), std::string::npos) << r.report();
+        }
+}
+
+TEST(RenderCheck, RejectsAKernelThatReversesEachWarpsCirclesOnStacks) {
+    PMPP_REQUIRE_GPU();
+    for (int width : {256, 1024}) {
+        const pmpp::CheckResult r = check(wrong::warp_reversed, "stacks", width);
+        ASSERT_FALSE(r.ok) << width;
+        EXPECT_NE(r.hint.find("out of order"), std::string::npos) << r.report();
+    }
+}
+
+TEST(RenderCheck, RejectsTheRacingOneThreadPerCircleKernel) {
+    PMPP_REQUIRE_GPU();
+    for (const char* scene : {"stacks", "pileup", "rgb", "rand10k"}) {
+        const pmpp::CheckResult r = check(wrong::one_thread_per_circle, scene, 256);
+        ASSERT_FALSE(r.ok) << scene;
+        EXPECT_NE(r.hint.find("race"), std::string::npos) << scene << ": " << r.report();
+    }
+}
+
+TEST(RenderCheck, RejectsAKernelHalfAPixelOff) {
+    PMPP_REQUIRE_GPU();
+    for (const char* scene : {"rgb", "rgby", "pattern", "rand10k", "stacks", "snowsingle"})
+        for (int width : {256, 1150}) {
+            const pmpp::CheckResult r = check(wrong::off_by_half_pixel, scene, width);
+            ASSERT_FALSE(r.ok) << scene << " at " << width;
+            EXPECT_NE(r.hint.find("half a pixel"), std::string::npos) << scene << ": " << r.report();
+        }
+}
+
+TEST(RenderCheck, RejectsYInHeightsOnlyOnImagesThatAreNotSquare) {
+    PMPP_REQUIRE_GPU();
+    EXPECT_TRUE(check(wrong::y_in_heights, "rand10k", 256).ok);
+    EXPECT_FALSE(check(wrong::y_in_heights, "rand10k", 256, kWide).ok);
+    EXPECT_FALSE(check(wrong::y_in_heights, "rand10k", 256, kTall).ok);
+}
+
+TEST(RenderCheck, RejectsAGridRoundedDownOnlyWhereTheTilesDoNotFit) {
+    PMPP_REQUIRE_GPU();
+    EXPECT_TRUE(check(wrong::grid_rounds_down, "rgb", 1024).ok);
+    const pmpp::CheckResult r = check(wrong::grid_rounds_down, "rgb", 1150);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("never written"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("round the number of blocks up"), std::string::npos) << r.report();
+}
+
+TEST(RenderCheck, RejectsAKernelThatWritesTheScene) {
+    PMPP_REQUIRE_GPU();
+    const pmpp::CheckResult r = check(wrong::writes_the_scene, "rgb", 64);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
+}
+
+TEST(RenderCheck, AcceptsFusedArithmeticOnEverySceneAt1024And1150) {
+    PMPP_REQUIRE_GPU();
+    for (const auto& info : scene_catalog())
+        for (int width : {1024, 1150}) {
+            const pmpp::CheckResult r = check(wrong::fused_and_reciprocal, info.name, width);
+            EXPECT_TRUE(r.ok) << info.name << " at " << width << ": " << r.report();
+        }
+}
+
+// ---- device: the whole harness, as `make run` uses it ----------------------------------------------------
+
+TEST(RenderHarness, AcceptsTheReferenceAnswerOnEveryCaseUpTo257) {
+    PMPP_REQUIRE_GPU();
+    const std::string seed = std::to_string(pmpp::testing::test_seed());
+    const char* argv[] = {"render", "--impl", "student,per_pixel,tiled,binned", "--check", "--max-size", "257",
+                          "--no-images", "--seed", seed.c_str()};
+    pmpp::Json results;
+    EXPECT_EQ(pmpp::run_exercise(exercise(), 9, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    for (const auto& impl : results.at("check_summary").items()) {
+        EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+        EXPECT_GT(impl.second.at("passed").as_number(), 100) << impl.first;
+    }
+}
+
+TEST(RenderHarness, BenchmarksEverySceneWithEveryTimedFrameChecked) {
+    PMPP_REQUIRE_GPU();
+    const char* argv[] = {"render", "--impl", "all", "--bench", "--size", "256", "--repeats", "2",
+                          "--scene", "rgb,rand10k,hypnosis,stacks", "--frames", "2", "--no-images"};
+    pmpp::Json results;
+    ASSERT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    std::set<std::string> sections;
+    int rows = 0;
+    for (const auto& row : results.at("bench").elements()) {
+        ++rows;
+        sections.insert(row.at("section").as_string());
+        EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
+        EXPECT_GT(row.at("median_ms").as_number(), 0) << row.dump();
+    }
+    EXPECT_EQ(rows, 5 * 4);  // 5 implementations x (3 scenes, stacks is not benchmarked, + the total)
+    EXPECT_TRUE(sections.count("kernel"));
+    EXPECT_TRUE(sections.count("scene hypnosis: 25 circles, 2 frames (time per frame)"));
+    bool t4_note = false;
+    for (const auto& row : results.at("bench").elements())
+        if (row.contains("note") && row.at("note").as_string().find("CS149") != std::string::npos) t4_note = true;
+    EXPECT_TRUE(t4_note);
+}
+
+TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
+    PMPP_REQUIRE_GPU();
+    const std::string dir = (std::filesystem::temp_directory_path() / ("pmpp04_file_" + std::to_string(pmpp::testing::test_seed()))).string();
+    std::filesystem::create_directories(dir);
+    Scene s = make_scene(find_scene("rgby"), 1);
+    s.name = "mine";
+    const std::string path = dir + "/mine.scene";
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    const std::string text = format_scene(s);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    const char* argv[] = {"render", "--impl", "binned", "--scene-file", path.c_str(), "--size", "300", "--repeats", "1",
+                          "--images", dir.c_str(), "--image-format", "ppm"};
+    pmpp::Json results;
+    EXPECT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(RenderHarness, RefusesAnUnknownSceneAndAMalformedSceneFileWithUsageErrors) {
+    PMPP_REQUIRE_GPU();
+    const char* unknown[] = {"render", "--check", "--scene", "rgb,nosuch"};
+    pmpp::Json results;
+    EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(unknown), results), pmpp::kExitUsage);
+    EXPECT_NE(results.at("error").as_string().find("nosuch"), std::string::npos) << results.dump();
+
+    const std::string path = (std::filesystem::temp_directory_path() / "pmpp04_bad.scene").string();
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("circles 1\n0.5 0.5 0 0.1 1 0 0\n0.5 0.5 0 0.1 1 0\n", f);
+    std::fclose(f);
+    const char* malformed[] = {"render", "--check", "--scene-file", path.c_str()};
+    EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(malformed), results), pmpp::kExitUsage);
+    EXPECT_NE(results.at("error").as_string().find("line 3"), std::string::npos) << results.dump();
+    std::remove(path.c_str());
+}

@@ -272,37 +272,43 @@ TEST(Pictures, ShowCostlierWarpsBrighterAndIdleLanesRed) {
 // ---- host: the check itself ---------------------------------------------------------------------
 
 namespace {
-// A 9x7 reference: count 5 left of column 4, count 9 from it on (the boundary runs between).
+// A 13x9 reference: count 5 left of column 6, count 9 from it on (the boundary runs between).
+constexpr int kRegionsWidth = 13, kRegionsHeight = 9;
 std::vector<std::uint32_t> two_regions() {
-    std::vector<std::uint32_t> r(9 * 7);
-    for (int y = 0; y < 7; ++y)
-        for (int x = 0; x < 9; ++x) r[static_cast<std::size_t>(y) * 9 + x] = x < 4 ? 5 : 9;
+    std::vector<std::uint32_t> r(kRegionsWidth * kRegionsHeight);
+    for (int y = 0; y < kRegionsHeight; ++y)
+        for (int x = 0; x < kRegionsWidth; ++x) r[static_cast<std::size_t>(y) * kRegionsWidth + x] = x < 6 ? 5 : 9;
     return r;
 }
 }  // namespace
 
-TEST(Check, DefinesAwayFromTheBoundaryByTheEightNeighbours) {
+TEST(Check, DefinesAwayFromTheBoundaryAsTwoPixelsFromAnyOtherCount) {
     const std::vector<std::uint32_t> r = two_regions();
-    EXPECT_TRUE(away_from_boundary(r.data(), 9, 7, 2, 3));
-    EXPECT_FALSE(away_from_boundary(r.data(), 9, 7, 3, 3)) << "its right neighbours have 9";
-    EXPECT_FALSE(away_from_boundary(r.data(), 9, 7, 4, 3)) << "its left neighbours have 5";
-    EXPECT_TRUE(away_from_boundary(r.data(), 9, 7, 6, 3));
-    EXPECT_FALSE(away_from_boundary(r.data(), 9, 7, 0, 3)) << "the image's edge counts as boundary";
-    EXPECT_FALSE(away_from_boundary(r.data(), 9, 7, 6, 6));
+    const auto away = [&](int x, int y) { return away_from_boundary(r.data(), kRegionsWidth, kRegionsHeight, x, y); };
+    EXPECT_TRUE(away(3, 4));
+    EXPECT_FALSE(away(4, 4)) << "a pixel two to its right has 9";
+    EXPECT_FALSE(away(5, 4)) << "its right neighbours have 9";
+    EXPECT_FALSE(away(6, 4)) << "its left neighbours have 5";
+    EXPECT_FALSE(away(7, 4)) << "a pixel two to its left has 5";
+    EXPECT_TRUE(away(8, 4));
+    EXPECT_FALSE(away(0, 4)) << "the image's edge counts as boundary";
+    EXPECT_FALSE(away(1, 4)) << "so does a pixel whose 5x5 square leaves the image";
+    EXPECT_FALSE(away(8, 7)) << "so does a pixel whose 5x5 square leaves the image";
+    EXPECT_EQ(kBoundaryRadius, 2);
 }
 
 TEST(Check, ToleratesADifferenceAtTheBoundaryButNotAwayFromIt) {
     const std::vector<std::uint32_t> r = two_regions();
     std::vector<std::uint32_t> a = r;
-    a[3 * 9 + 4] = 7;  // at the boundary
-    EXPECT_TRUE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant).ok);
-    EXPECT_FALSE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Exact).ok);
+    a[4 * kRegionsWidth + 6] = 7;  // at the boundary
+    EXPECT_TRUE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).ok);
+    EXPECT_FALSE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Exact).ok);
     a = r;
-    a[3 * 9 + 6] = 10;  // away from it
-    const CheckResult bad = compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant);
+    a[4 * kRegionsWidth + 8] = 10;  // away from it
+    const CheckResult bad = compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant);
     ASSERT_FALSE(bad.ok);
     EXPECT_NE(bad.message.find("away from the boundary"), std::string::npos) << bad.report();
-    EXPECT_EQ(bad.first.at(0).index, 3u * 9 + 6);
+    EXPECT_EQ(bad.first.at(0).index, 4u * kRegionsWidth + 8);
 }
 
 TEST(Check, RejectsMoreBoundaryDifferencesThanRoundingExplains) {
@@ -326,33 +332,34 @@ TEST(Check, FindsUnwrittenPixelsAndCountsAboveMaxIterInEveryMode) {
     for (CheckMode mode : {CheckMode::Exact, CheckMode::Tolerant, CheckMode::Loose, CheckMode::Completeness}) {
         std::vector<std::uint32_t> a = r;
         a[10] = kPoison;
-        const CheckResult never = compare_counts(r.data(), a.data(), 9, 7, 100, mode);
+        const CheckResult never = compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, mode);
         ASSERT_FALSE(never.ok) << to_string(mode);
         EXPECT_NE(never.message.find("never written"), std::string::npos) << never.report();
         a = r;
         a[10] = 101;
-        EXPECT_FALSE(compare_counts(r.data(), a.data(), 9, 7, 100, mode).ok) << to_string(mode);
+        EXPECT_FALSE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, mode).ok) << to_string(mode);
     }
     std::vector<std::uint32_t> shifted = r;
     for (auto& v : shifted) v += 1;
-    EXPECT_TRUE(compare_counts(r.data(), shifted.data(), 9, 7, 100, CheckMode::Completeness).ok);
+    EXPECT_TRUE(compare_counts(r.data(), shifted.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Completeness).ok);
 }
 
 TEST(Check, HintsAtTheClassicMistakes) {
     const std::vector<std::uint32_t> r = two_regions();
     std::vector<std::uint32_t> a(r.size(), kPoison);
-    EXPECT_NE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant).hint.find("is the kernel launched"),
+    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("is the kernel launched"),
               std::string::npos);
     a = r;
-    for (int y = 0; y < 7; ++y) a[static_cast<std::size_t>(y) * 9 + 8] = kPoison;  // the last column
-    EXPECT_NE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant).hint.find("round the number of blocks up"),
+    for (int y = 0; y < kRegionsHeight; ++y) a[static_cast<std::size_t>(y) * kRegionsWidth + kRegionsWidth - 1] = kPoison;  // the last column
+    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("round the number of blocks up"),
               std::string::npos);
     a = r;
     for (auto& v : a) v += 1;
-    EXPECT_NE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant).hint.find("off by one"), std::string::npos);
-    for (int y = 0; y < 7; ++y)
-        for (int x = 0; x < 9; ++x) a[static_cast<std::size_t>(x) * 7 + y] = r[static_cast<std::size_t>(y) * 9 + x];
-    EXPECT_NE(compare_counts(r.data(), a.data(), 9, 7, 100, CheckMode::Tolerant).hint.find("transposed"), std::string::npos);
+    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("off by one"), std::string::npos);
+    for (int y = 0; y < kRegionsHeight; ++y)
+        for (int x = 0; x < kRegionsWidth; ++x)
+            a[static_cast<std::size_t>(x) * kRegionsHeight + y] = r[static_cast<std::size_t>(y) * kRegionsWidth + x];
+    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("transposed"), std::string::npos);
 }
 
 TEST(Check, AcceptsFusedMultiplyAddArithmeticOnEveryCase) {

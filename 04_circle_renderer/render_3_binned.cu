@@ -20,7 +20,9 @@
 // Work: the scene is read 3 times; pairs = sum over circles of the tiles each touches (6 million
 // for rand1M at 1024, 2.2 million for micro2M); each pixel tests only its tile's list, not the
 // scene. Below BinnedConfig::min_circles the fixed cost of six launches and the read of the
-// pair count (one host synchronization) is more than variant 2 spends: such scenes go to it.
+// pair count (one host synchronization) is more than variant 2 spends: such scenes go to it,
+// and so do scenes of big circles (more pairs than BinnedConfig::max_pair_fraction of tiles x
+// circles), where sorting the pairs costs more than variant 2's tests save.
 // Measured: to be measured (NOTES.md).
 #include "render.h"
 #include "render_3_binned.h"
@@ -205,7 +207,8 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
     PMPP_CUDA_CHECK(cudaMemcpy(&pairs_ull, total, sizeof pairs_ull, cudaMemcpyDeviceToHost));
     timeline.mark();
     const long long pairs = static_cast<long long>(pairs_ull);
-    if (pairs > kMaxPairs) {
+    const double combinations = static_cast<double>(grid.count()) * static_cast<double>(n);
+    if (pairs > kMaxPairs || static_cast<double>(pairs) > config.max_pair_fraction * combinations) {
         render_tiled(scene, width, height, image, ws);
         return;
     }

@@ -35,9 +35,20 @@ struct UnrolledEngine {
 
 }  // namespace
 
+// 1: the work queue of variant 2 hands out the pixels; 0: one pixel per thread (the sweep in
+// tune/gpu_run.sh measures both).
+#ifndef MANDELBROT_UNROLLED_QUEUE
+#define MANDELBROT_UNROLLED_QUEUE 1
+#endif
+
 void mandelbrot_unrolled(const View& view, Precision precision, std::uint32_t* counts) {
+#if MANDELBROT_UNROLLED_QUEUE
     if (precision == Precision::Float) launch_from_queue<float>(view, counts, UnrolledEngine<float>{});
     else launch_from_queue<double>(view, counts, UnrolledEngine<double>{});
+#else
+    if (precision == Precision::Float) launch_per_pixel<float>(view, counts, UnrolledEngine<float>{});
+    else launch_per_pixel<double>(view, counts, UnrolledEngine<double>{});
+#endif
 }
 
 }  // namespace mandelbrot

@@ -295,4 +295,30 @@ void launch_from_queue(const View& view, std::uint32_t* counts, const Engine& en
     PMPP_CHECK_LAUNCH();
 }
 
+// One pixel per thread, no queue: each lane runs the engine on its own pixel to the end. A warp
+// is as slow as its slowest pixel, but where its pixels take the same time (inside the set) it
+// saves the queue's bookkeeping on every trip (the vote, the count of idle lanes, the branch).
+template <typename T, typename Engine>
+__global__ void __launch_bounds__(256) render_per_pixel(Frame<T> f, std::uint32_t* counts, Engine engine) {
+    const int x = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int y = static_cast<int>(blockIdx.y * blockDim.y + threadIdx.y);
+    if (x < f.width && y < f.height) {
+        typename Engine::Orbit orbit{};
+        std::uint32_t count = 0;
+        if (!engine.start(orbit, f.re(x), f.im(y), f.max_iter, count))
+            while (!engine.advance(orbit, f.max_iter, count)) {
+            }
+        counts[static_cast<std::size_t>(y) * f.width + x] = count;
+    }
+}
+
+template <typename T, typename Engine>
+void launch_per_pixel(const View& view, std::uint32_t* counts, const Engine& engine) {
+    if (view.image_width <= 0 || view.image_height <= 0) return;
+    const dim3 block(32, 8);  // a warp: 32 neighbouring pixels of one row
+    const dim3 grid((view.image_width + 31) / 32, (view.image_height + 7) / 8);
+    render_per_pixel<T, Engine><<<grid, block>>>(make_frame<T>(view), counts, engine);
+    PMPP_CHECK_LAUNCH();
+}
+
 }  // namespace mandelbrot

@@ -36,9 +36,9 @@ int main(int argc, char** argv) {
     const int width = argc > 1 ? std::atoi(argv[1]) : 1024;
     std::vector<Variant> variants = {{"tiled(2)", true, {}}};
     for (int tile : {8, 16, 32}) {
-        variants.push_back({pmpp::format("b%d", tile), false, {tile, false, false, 0}});
-        variants.push_back({pmpp::format("b%d+w", tile), false, {tile, true, false, 0}});
-        variants.push_back({pmpp::format("b%d+w+i", tile), false, {tile, true, true, 0}});
+        variants.push_back({pmpp::format("b%d", tile), false, {tile, false, false, 0, 1.0}});
+        variants.push_back({pmpp::format("b%d+w", tile), false, {tile, true, false, 0, 1.0}});
+        variants.push_back({pmpp::format("b%d+w+i", tile), false, {tile, true, true, 0, 1.0}});
     }
     pmpp::TimingOptions timing;
     timing.warmup = 2;
@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
         Workspace ws;
         BinnedConfig defaults;
         defaults.min_circles = 0;
+        defaults.max_pair_fraction = 1.0;
         BinnedTimes times;
         render_binned_with(view, width, width, image.data(), ws, defaults, &times);  // sizes the workspace
         render_binned_with(view, width, width, image.data(), ws, defaults, &times);

@@ -24,11 +24,12 @@ for f in full deep deep_float seahorse seahorse_warp_cost seahorse_warp_efficien
          full_4096_warp_efficiency; do cp $EX/build/images/$f.png "$LOGS/images/" 2>/dev/null; done
 ls -la $EX/build/images | tail -n +2 | awk '{print $5, $9}' | tr '\n' ' '; echo
 
-# Sweep: steps per escape test (MANDELBROT_UNROLL, default 8) and idle lanes before a refill
-# (MANDELBROT_REFILL_THRESHOLD, default 8). Only the files that include mandelbrot_device.cuh
+# Sweep: steps per escape test (MANDELBROT_UNROLL, default 8), idle lanes before a refill
+# (MANDELBROT_REFILL_THRESHOLD, default 8) and variant 3 without the work queue
+# (MANDELBROT_UNROLLED_QUEUE=0: one pixel per thread). Only the files that include mandelbrot_device.cuh
 # are rebuilt per setting; the rest of the program is the build above.
 sweep() {
-    local name=$1 flag=$2 dir=/tmp/08_sweep_$1
+    local name=$1 flag="${*:2}" dir=/tmp/08_sweep_$1
     mkdir -p $dir
     for f in mandelbrot_2_refill mandelbrot_3_unrolled mandelbrot_4_shortcuts mandelbrot_5_border_tracing; do
         nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo --expt-relaxed-constexpr -I. -I$EX $flag -c $EX/$f.cu -o $dir/$f.o &
@@ -41,11 +42,12 @@ sweep() {
 }
 sweep_all() {
     for cfg in "u4 -DMANDELBROT_UNROLL=4" "u16 -DMANDELBROT_UNROLL=16" "t1 -DMANDELBROT_REFILL_THRESHOLD=1" \
-               "t24 -DMANDELBROT_REFILL_THRESHOLD=24"; do
+               "t24 -DMANDELBROT_REFILL_THRESHOLD=24" "grid -DMANDELBROT_UNROLLED_QUEUE=0" \
+               "grid16 -DMANDELBROT_UNROLLED_QUEUE=0 -DMANDELBROT_UNROLL=16"; do
         sweep $cfg &
     done
     wait
-    for name in u4 u16 t1 t24; do
+    for name in u4 u16 t1 t24 grid grid16; do
         echo "=== $name"
         /tmp/08_sweep_$name/mandelbrot --impl refill,unrolled,shortcuts,border --bench --no-images --repeats 6 \
             --warmup 1 --view inside,full_4096,seahorse,deep --seed 3 | grep -E "^(n = | *(seed|refill|unrolled|shortcuts|border)[ :])"
@@ -63,4 +65,4 @@ TAILN=30 step ncu 75 ncu --clock-control none -k regex:"seed_kernel|render_from_
 
 TAILN=6 step sanitize 90 make -C $EX sanitize ARCH=sm_90 IMPL=refill,shortcuts,border CHECK_MAX_SIZE=64 \
     RUN_ARGS="--view full,seahorse"
-rm -rf /tmp/08_sweep_u4 /tmp/08_sweep_u16 /tmp/08_sweep_t1 /tmp/08_sweep_t24
+rm -rf /tmp/08_sweep_*

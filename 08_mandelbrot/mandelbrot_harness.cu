@@ -665,7 +665,7 @@ ExerciseDef exercise() {
         {"pinned", ImplKind::Reference, "the CPU's arithmetic on the GPU (-fmad=false): matches it bit for bit (mandelbrot_pinned.cu)"},
         {"seed", ImplKind::Reference, "the seed's kernel: one thread per pixel, 16x16 blocks (mandelbrot_1_seed.cu)"},
         {"refill", ImplKind::Reference, "persistent threads: idle lanes take pixels from a work queue (mandelbrot_2_refill.cu)"},
-        {"unrolled", ImplKind::Reference, "8 steps per escape test, exact count restored (mandelbrot_3_unrolled.cu)"},
+        {"unrolled", ImplKind::Reference, "16 steps per escape test, exact count restored (mandelbrot_3_unrolled.cu)"},
         {"shortcuts", ImplKind::Reference, "+ cardioid and bulb test, periodicity check (mandelbrot_4_shortcuts.cu)"},
         {"border", ImplKind::Reference, "Mariani-Silver border tracing, a work queue of tiles (mandelbrot_5_border_tracing.cu)"},
         {"cpu", ImplKind::Cpu, "one CPU thread: the definition of correct (mandelbrot_cpu.cpp)"},

@@ -9,7 +9,7 @@ EXERCISES := $(sort $(wildcard [0-9][0-9]_*))
 TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES)) grading/tests/run_tests.py
 
 .DEFAULT_GOAL := all
-.PHONY: all run test test-build grade clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
+.PHONY: all run test test-build grade student-release clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
 
 all: $(EXERCISES)
 
@@ -56,6 +56,13 @@ grade:
 	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(if $(filter command line,$(origin CUDA_PATH)),CUDA_PATH=$(CUDA_PATH)) \
 	  grading/run_all.sh $(if $(filter command line,$(origin ARCH)),--arch $(ARCH)) $(GRADE_ARGS)
 
+# The students' copy of the course, without the reference answers (grading/README.md, "The
+# student release"), e.g. make student-release DEST=~/pmpp-students RELEASE_ARGS="--exercises 01,02"
+RELEASE_ARGS ?=
+student-release:
+	@test -n "$(DEST)" || { echo "make student-release: say where, e.g. DEST=~/pmpp-students" >&2; exit 2; }
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL grading/make_student_release.sh "$(DEST)" $(RELEASE_ARGS)
+
 clean:
 	@for d in common $(EXERCISES); do $(MAKE) --no-print-directory -C $$d clean; done
 
@@ -65,6 +72,7 @@ help:
 	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
 	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
 	@echo "  make grade    grade every exercise (GRADE_ARGS='--submissions DIR' grades a folder of submissions)"
+	@echo "  make student-release DEST=DIR  the students' copy: reference answers compiled, not as sources"
 	@echo "  make clean    remove every build/ folder"
 	@echo "In an exercise folder: make run | test | sanitize | profile | help"
 	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."

@@ -9,10 +9,34 @@
 #                                           one student per GPU)
 #   bash grading/gpu/gpu_run.sh bad        only the bad submissions (the clean tree's builds of
 #                                           an earlier run in build/grading-gpu are reused)
+#   bash grading/gpu/gpu_run.sh release    only the students' copy (about 5 minutes): made for
+#                                           sm_90, built, `make run` in 01 and 02 (every
+#                                           reference, from prebuilt/, must pass and be timed),
+#                                           and graded from this copy as a submission (the
+#                                           starters: wrong result, every other part skipped)
 source "$(dirname "$0")/../../common/gpu_steps.sh"
 stage=${1:-all}
 work=build/grading-gpu
 gpu_summary
+if [ "$stage" = release ]; then
+    copy=$(mktemp -d)/students  # outside the course: the release refuses a folder inside it
+    rm -rf "$work/release-out"
+    mkdir -p "$work"
+    TAILN=4 step release_make 900 grading/make_student_release.sh "$copy" --base worktree --arch sm_90 --jobs 16
+    TAILN=4 step release_build 900 make -C "$copy" -j16 ARCH=sm_90
+    for ex in 01_saxpy 02_scan; do
+        TAILN=30 step "release_run_$ex" 300 make -C "$copy/$ex" ARCH=sm_90 run  # the starter fails: rc 2
+    done
+    TAILN=10 step release_check 60 python3 grading/gpu/check_release.py "$copy" 01_saxpy 02_scan
+    TAILN=16 step release_graded 560 grading/run_all.sh --submission "$copy" --exercises 01,02 \
+        --output "$work/release-out" --base worktree
+    mkdir -p "$LOGS/grading/release"
+    cp "$copy/RELEASE.md" "$LOGS/grading/release/"
+    tar -C "$work/release-out" --exclude=./base --exclude=./base.new --exclude=./tree -cf - . \
+        | tar -C "$LOGS/grading/release" -xf -
+    rm -rf "$(dirname "$copy")"
+    exit 0
+fi
 [ "$stage" = bad ] || rm -rf "$work"
 python3 grading/gpu/make_submissions.py "$work/submissions"
 TAILN=3 step grader_tests 180 python3 grading/tests/run_tests.py

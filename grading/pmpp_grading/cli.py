@@ -31,6 +31,7 @@ from .tree import TreeError, copy_tree, default_base, fingerprint, make_clean_tr
 
 GRADING_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXIT_OK, EXIT_USAGE, EXIT_INCOMPLETE, EXIT_STOPPED = 0, 2, 3, 130
+STUDENT_FILES = "report.html, results.json, junit.xml, report.txt, logs/"
 
 
 class UsageError(Exception):
@@ -239,7 +240,7 @@ class Grading:
         started = time.monotonic()
         tree = os.path.join(out_dir, "tree")
         shutil.rmtree(tree, ignore_errors=True)
-        shutil.rmtree(os.path.join(out_dir, "logs"), ignore_errors=True)
+        clear_outputs(out_dir)
         copy_tree(base, tree)
         files = overlay(tree, submission, [p for ex in exercises for p in ex.student_paths()])
         applied = sum(1 for f in files if f.status == "applied")
@@ -270,11 +271,11 @@ class Grading:
                                 "--submission grades a clean copy)")
         doc = new_doc("working-tree", self.repo, "the working tree, in place", settings, exercises,
                       gpu_environment(gpu, exercises[0].nvcc))
-        shutil.rmtree(os.path.join(out, "logs"), ignore_errors=True)
+        clear_outputs(out)
         try:
             run_guarded(lambda: grade_tree(self.repo, exercises, doc, out, settings, gpu), self.stop)
         finally:
-            print("\n" + reports.terminal_table(doc) + f"\nreports: {out}", flush=True)
+            print("\n" + reports.terminal_table(doc) + f"\nreports: {out} ({STUDENT_FILES})", flush=True)
         return [doc]
 
     def one_submission(self, seed: int) -> List[dict]:
@@ -295,7 +296,7 @@ class Grading:
         finally:
             doc = _read_doc(os.path.join(out, "grade.json"))
             if doc:
-                print("\n" + reports.terminal_table(doc) + f"\nreports: {out}", flush=True)
+                print("\n" + reports.terminal_table(doc) + f"\nreports: {out} ({STUDENT_FILES})", flush=True)
         return docs
 
     def batch(self, seed_arg: Optional[int]) -> List[dict]:
@@ -382,11 +383,18 @@ class Grading:
         finally:
             refresh()
             docs = _all_docs(out)
-            print("\n" + reports.batch_table(docs) + f"\nreports: {out} (scores.csv, totals.csv, students/*/)", flush=True)
+            print("\n" + reports.batch_table(docs) + f"\nreports: {out} (index.html, scores.csv, totals.csv, "
+                  "students/*/)", flush=True)
         return docs
 
     def print_seed(self, seed: int) -> None:
         self.progress("grader", f"seed {seed} (replay with --seed {seed})")
+
+
+def clear_outputs(out_dir: str) -> None:
+    """An earlier grading's logs and pictures, which the new reports must not link."""
+    for name in ("logs", "images"):
+        shutil.rmtree(os.path.join(out_dir, name), ignore_errors=True)
 
 
 def _read_doc(path: str) -> Optional[dict]:

@@ -1,7 +1,8 @@
-"""Reports of a grading: the terminal table, Gradescope's results.json, JUnit XML, and in batch
-mode two CSV files. All of them are made from one record per student (grade.json) and rewritten
-after every part, atomically, so a run that is stopped leaves valid reports of what it graded
-(the parts left show as "not run", scoring 0).
+"""Reports of a grading: the terminal table, Gradescope's results.json, JUnit XML, an HTML
+report (html_report.py), and in batch mode two CSV files and an HTML index. All of them are made
+from one record per student (grade.json) and rewritten after every part, atomically, so a run
+that is stopped leaves valid reports of what it graded (the parts left show as "not run",
+scoring 0).
 """
 from __future__ import annotations
 
@@ -168,11 +169,13 @@ def junit(doc: dict) -> str:
 
 
 def write_student_reports(doc: dict, directory: str) -> None:
-    """grade.json (everything), results.json (Gradescope), junit.xml, report.txt."""
+    """grade.json (everything), results.json (Gradescope), junit.xml, report.txt, report.html."""
     write_atomically(os.path.join(directory, "grade.json"), json.dumps(doc, indent=1) + "\n")
     write_atomically(os.path.join(directory, "results.json"), json.dumps(gradescope(doc), indent=1) + "\n")
     write_atomically(os.path.join(directory, "junit.xml"), junit(doc))
     write_atomically(os.path.join(directory, "report.txt"), terminal_table(doc))
+    from . import html_report  # it uses this module's formatting: imported once this one is
+    write_atomically(os.path.join(directory, "report.html"), html_report.student_html(doc, directory))
 
 
 SCORE_COLUMNS = ["student", "exercise", "status", "points", "max_points", "parts", "student_ms", "reference_ms",
@@ -253,3 +256,5 @@ def write_batch_reports(docs: Iterable[dict], directory: str) -> None:
     write_atomically(os.path.join(directory, "scores.csv"), scores)
     write_atomically(os.path.join(directory, "totals.csv"), tot)
     write_atomically(os.path.join(directory, "summary.txt"), batch_table(docs))
+    from . import html_report
+    write_atomically(os.path.join(directory, "index.html"), html_report.index_html(docs, directory))

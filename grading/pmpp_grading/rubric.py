@@ -153,7 +153,7 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
             args = tuple(shlex.split(sec.get("args", "")))
         except ValueError as e:
             raise RubricError(f"{where} args: {e}") from None
-        for forbidden in ("--impl", "--json", "--seed", "--check", "--bench"):
+        for forbidden in ("--impl", "--json", "--seed", "--check", "--bench", "--images"):
             if any(a == forbidden or a.startswith(forbidden + "=") for a in args):
                 raise RubricError(f"{where} args: {forbidden} is set by the grader")
         default_timeout = defaults.check_timeout if kind == CHECK else defaults.bench_timeout

@@ -4,12 +4,17 @@ One student's tree is graded by grade_tree(): every exercise's forbidden-API che
 first (exercises in parallel: they only use the CPU), then the parts, one process each, on the
 student's GPU, in the exercise order; the student's record (grade.json) and the reports are
 rewritten after every part.
+
+A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Mandelbrot) is
+given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
+the HTML report shows what it writes there (pictures.py).
 """
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import threading
@@ -19,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable, Dict, List, Optional, Set
 
-from . import reports, scoring
+from . import pictures, reports, scoring
 from .course import Exercise
 from .rubric import CHECK, PERFORMANCE, Part, Rubric
 from .scoring import PartResult, RunOutcome
@@ -275,6 +280,8 @@ def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
     if pr.returncode != 0:
         return BuildResult(scoring.GRADER_ERROR, "the reference answer does not build (the course's side):\n"
                            + log_excerpt(solution_log), time.monotonic() - t0)
+    details = {"pictures": harness_takes_images(os.path.join(folder, "build", ex.program + "_solution"), folder,
+                                                os.path.join(log_dir, "solution_help.log"), env, settings.stop)}
     log = os.path.join(log_dir, "build.log")
     pr = run_process(make_command(settings, folder, f"build/{ex.program}"), tree, env, limit, log, settings.stop)
     if pr.timed_out:
@@ -287,7 +294,23 @@ def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
         # stops at the same check): they fail like a build.
         return BuildResult(scoring.BUILD_FAILED, "the forbidden-API check (make forbidden) cannot compile the "
                            "student's files:\n" + unchecked, time.monotonic() - t0)
-    return BuildResult(scoring.PASSED, "", time.monotonic() - t0)
+    return BuildResult(scoring.PASSED, "", time.monotonic() - t0, details)
+
+
+BUILD_LOGS = ("forbidden.log", "build_solution.log", "build.log")
+
+
+def harness_takes_images(solution: str, cwd: str, log: str, env: Dict[str, str], stop: StopSignal) -> bool:
+    """Does the harness take --images DIR? Asked of the reference answer's binary (course code
+    only: a student's code cannot make the grader pass an option the harness refuses)."""
+    pr = run_process([solution, "--help"], cwd, env, 60, log, stop)
+    if pr.returncode != 0:
+        return False
+    try:
+        with open(log, encoding="utf-8", errors="replace") as f:
+            return pictures.takes_images(f.read())
+    except OSError:
+        return False
 
 
 def build_all(tree: str, exercises: List[Exercise], log_root: str, settings: Settings, env: Dict[str, str],
@@ -313,18 +336,28 @@ def build_all(tree: str, exercises: List[Exercise], log_root: str, settings: Set
 
 # ---- Running the parts ------------------------------------------------------------------------
 
+def picture_args(part: Part, folder: Optional[str]) -> List[str]:
+    """--images FOLDER for a harness that takes it, unless the rubric's args say --no-images; the
+    folder is emptied first (an earlier grading's pictures are not this one's)."""
+    if folder is None or "--no-images" in part.args:
+        return []
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    return ["--images", folder]
+
+
 def run_check(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
-              env: Dict[str, str]) -> (PartResult, RunOutcome):
+              env: Dict[str, str], pictures_dir: Optional[str] = None) -> (PartResult, RunOutcome):
     base = os.path.join(log_dir, slug(part.name))
     argv = [os.path.join(tree, ex.name, "build", ex.program), "--impl", "student", "--check",
-            "--seed", str(settings.seed), "--json", base + ".json", *part.args]
+            "--seed", str(settings.seed), "--json", base + ".json", *part.args, *picture_args(part, pictures_dir)]
     outcome = run_harness(argv, base + ".json", base + ".log", os.path.join(tree, ex.name), env,
                           settings.part_timeout(part), settings.stop)
     return scoring.judge_check(part, outcome, settings.seed), outcome
 
 
 def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
-                    env: Dict[str, str]) -> (PartResult, List[RunOutcome]):
+                    env: Dict[str, str], pictures_dir: Optional[str] = None) -> (PartResult, List[RunOutcome]):
     base = os.path.join(log_dir, slug(part.name))
     cwd = os.path.join(tree, ex.name)
     timeout = settings.part_timeout(part)
@@ -336,9 +369,20 @@ def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings:
                                 settings.stop)
     impls = "student" if part.reference == "solution" else "student," + part.reference
     argv = [os.path.join(cwd, "build", ex.program), "--impl", impls, "--bench",
-            "--seed", str(settings.seed), "--json", base + ".json", *part.args]
+            "--seed", str(settings.seed), "--json", base + ".json", *part.args, *picture_args(part, pictures_dir)]
     student = run_harness(argv, base + ".json", base + ".log", cwd, env, timeout, settings.stop)
     return scoring.judge_performance(part, student, reference, settings.seed), [o for o in (reference, student) if o]
+
+
+def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, folder: Optional[str]) -> None:
+    """The part's logs and pictures, relative to the report folder (the HTML report links them);
+    the pictures made viewable first (PPM to PNG)."""
+    base = os.path.join(log_dir, slug(part.name))
+    logs = [base + ".reference.log", base + ".log"]
+    result.details["logs"] = [os.path.relpath(l, out_dir) for l in logs if os.path.isfile(l)]
+    if folder is not None and os.path.isdir(folder):
+        pictures.tidy(folder)
+        result.details["images"] = [os.path.relpath(folder, out_dir)]
 
 
 def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, settings: Settings,
@@ -361,8 +405,11 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         return next(e for e in doc["exercises"] if e["exercise"] == name)
 
     def built(ex: Exercise, r: BuildResult) -> None:
+        logs = [os.path.relpath(os.path.join(log_root, ex.name, name), out_dir) for name in BUILD_LOGS
+                if os.path.isfile(os.path.join(log_root, ex.name, name))]
         with lock:
-            entry(ex.name)["build"] = {"status": r.status, "message": scoring.clip(r.message), "wall_s": round(r.wall_s, 1)}
+            entry(ex.name)["build"] = {"status": r.status, "message": scoring.clip(r.message), "wall_s": round(r.wall_s, 1),
+                                       "logs": logs}
             if r.status != scoring.PASSED:
                 for p in settings.rubric.parts_for(ex.name):
                     _set_part(doc, scoring.blocked(p, r.status, r.message))
@@ -377,18 +424,22 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
             continue
         log_dir = os.path.join(log_root, ex.name)
         parts = settings.rubric.parts_for(ex.name)
+        takes_images = bool(builds[ex.name].details.get("pictures"))
         done: Dict[str, PartResult] = {}
         for part in [p for p in parts if p.kind == CHECK] + [p for p in parts if p.kind == PERFORMANCE]:
+            folder = os.path.join(out_dir, "images", ex.name, slug(part.name)) if takes_images else None
             if part.kind == CHECK:
-                result, outcome = run_check(tree, ex, part, log_dir, settings, env)
+                result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder)
                 outcomes = [outcome]
             else:
                 result = scoring.prerequisite(part, done)
                 outcomes = []
                 if result is None:
-                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env)
+                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env, folder)
             for o in outcomes:
                 note_device(doc, o.results)
+            if outcomes:
+                record_files(result, out_dir, log_dir, part, folder)
             done[part.name] = result
             _set_part(doc, result)
             shown = f"{result.status} {reports.fmt_points(result.points)}/{reports.fmt_points(result.max_points)}"

@@ -12,7 +12,10 @@ import time
 import unittest
 import xml.etree.ElementTree as ET
 
+from urllib.parse import unquote
+
 from processes import alive
+from test_html_report import Page
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake_course")
@@ -166,6 +169,8 @@ class Batch(unittest.TestCase):
         "hang": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": "behaviour=hang\n"},
         "timed_wrong": {"01_alpha/alpha_student.txt": "behaviour=wrong_timed\n", "02_beta/beta_student.txt": PASS},
         "liar": {"01_alpha/alpha_student.txt": "behaviour=lie\n", "02_beta/beta_student.txt": PASS},
+        "planted_pictures": {"01_alpha/alpha_student.txt": "behaviour=wrong\nevil_pictures=1\n",
+                             "02_beta/beta_student.txt": PASS},
     }
 
     @classmethod
@@ -263,10 +268,55 @@ class Batch(unittest.TestCase):
     def test_every_student_has_all_reports(self):
         for name in self.STUDENTS:
             d = os.path.join(self.c.out, "students", name)
-            for f in ("grade.json", "results.json", "junit.xml", "report.txt"):
+            for f in ("grade.json", "results.json", "junit.xml", "report.txt", "report.html"):
                 self.assertTrue(os.path.isfile(os.path.join(d, f)), f"{name}/{f}")
             ET.parse(os.path.join(d, "junit.xml"))
             self.assertFalse(os.path.exists(os.path.join(d, "tree")), "the student's tree is removed")
+
+    def report_page(self, student):
+        folder = os.path.join(self.c.out, "students", student)
+        with open(os.path.join(folder, "report.html"), encoding="utf-8") as f:
+            text = f.read()
+        page = Page(text)
+        self.assertEqual(page.errors, [], student)
+        return folder, page, text
+
+    def test_html_report_per_student_and_an_index_linking_them(self):
+        with open(os.path.join(self.c.out, "index.html"), encoding="utf-8") as f:
+            index = Page(f.read())
+        self.assertEqual(index.errors, [])
+        self.assertEqual(sorted(index.links), sorted(f"students/{n}/report.html" for n in self.STUDENTS))
+        for name in self.STUDENTS:
+            folder, page, _ = self.report_page(name)
+            for target in page.links + page.images:
+                if not target.startswith("#"):
+                    self.assertTrue(os.path.isfile(os.path.join(folder, unquote(target))), f"{name}: {target}")
+
+    def test_pictures_of_a_failing_check_reference_student_difference(self):
+        folder, page, _ = self.report_page("liar")
+        shown = [os.path.basename(unquote(src)) for src in page.images]
+        self.assertEqual(shown[:3], ["student_case3_expected.png", "student_case3_actual.png", "student_case3_diff.png"])
+        self.assertEqual(len([s for s in shown if s.startswith("student_case")]), 9, "three failures, three pictures each")
+        self.assertTrue(all(src.startswith("images/01_alpha/correctness/") for src in page.images), page.images)
+
+    def test_pictures_of_the_timed_run_side_by_side(self):
+        _, page, _ = self.report_page("good")
+        self.assertEqual([unquote(src) for src in page.images],
+                         ["images/01_alpha/performance/scene.png", "images/01_alpha/performance/student_scene.png"])
+
+    def test_a_harness_without_the_option_is_never_given_it(self):
+        for name in self.STUDENTS:
+            self.assertFalse(os.path.exists(os.path.join(self.c.out, "students", name, "images", "02_beta")), name)
+        self.expect("good", "02_beta/correctness", "passed")
+
+    def test_planted_links_and_markup_in_the_pictures_folder_are_not_shown(self):
+        _, page, text = self.report_page("planted_pictures")
+        self.assertFalse(any("stolen" in src for src in page.images + page.links))
+        planted = [src for src in page.images if "onerror" in unquote(src)]
+        self.assertEqual(len(planted), 1, "a .png file is shown, whatever its name")
+        self.assertIn("%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E.png", planted[0])
+        self.assertNotIn("<img src=x", text)
+        self.assertEqual(len([s for s in page.images if "student_case" in s]), 9)
 
     def test_resumed_batch_skips_graded_students_and_keeps_the_seed(self):
         seed = self.docs["good"]["seed"]
@@ -309,8 +359,14 @@ class Stopped(unittest.TestCase):
             self.assertEqual(g["score"], 0.0)
             self.assertIn("incomplete", g["output"])
             ET.parse(os.path.join(c.out, "students", "a_hangs", "junit.xml"))
+            with open(os.path.join(c.out, "students", "a_hangs", "report.html"), encoding="utf-8") as f:
+                page = Page(f.read())
+            self.assertEqual(page.errors, [])
+            self.assertIn("Grading incomplete", " ".join(page.text))
             with open(os.path.join(c.out, "scores.csv")) as f:
                 self.assertIn("a_hangs", f.read())
+            with open(os.path.join(c.out, "index.html"), encoding="utf-8") as f:
+                self.assertEqual(Page(f.read()).links, ["students/a_hangs/report.html"])
             self.assertFalse(os.path.exists(os.path.join(c.out, "students", "b_later", "grade.json")))
             # Resumed, it grades both (the hanging one times out this time).
             again = c.run("--submissions", root, "--gpus", "0", "--timeout", "2")

@@ -125,7 +125,7 @@ class Files(unittest.TestCase):
     def test_student_reports_are_written_and_parse(self):
         with tempfile.TemporaryDirectory() as d:
             reports.write_student_reports(sample_doc(complete=False), d)
-            self.assertEqual(sorted(os.listdir(d)), ["grade.json", "junit.xml", "report.txt", "results.json"])
+            self.assertEqual(sorted(os.listdir(d)), ["grade.json", "junit.xml", "report.html", "report.txt", "results.json"])
             json.load(open(os.path.join(d, "results.json")))
             ET.parse(os.path.join(d, "junit.xml"))
 

@@ -108,6 +108,7 @@ class Mistakes(unittest.TestCase):
     def test_options_the_grader_sets_cannot_be_given(self):
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --seed 3\n", "--seed")
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --impl=all\n", "--impl")
+        self.refused("[04_circle_renderer/c]\ntype = check\npoints = 1\nargs = --images /tmp/x\n", "--images")
 
     def test_requires_must_name_a_check_part(self):
         self.refused(MINIMAL + "requires = correctnes\n", "correctnes")

@@ -24,17 +24,23 @@ def settings(path):
 
 harness, student = settings(binary + ".harness"), settings(binary + ".sources")
 behaviour = "pass" if "always_pass" in harness else student.get("behaviour", "pass")
-opts = {"impl": "student", "check": False, "bench": False, "seed": None, "json": None, "size": None}
+opts = {"impl": "student", "check": False, "bench": False, "seed": None, "json": None, "size": None, "images": None}
+takes_images = harness.get("pictures") == "yes"
 i = 0
 while i < len(argv):
     a = argv[i]
     if a in ("--check", "--bench"):
         opts[a[2:]] = True
-    elif a in ("--impl", "--seed", "--json", "--size"):
+    elif a in ("--impl", "--seed", "--json", "--size") or (a == "--images" and takes_images):
         opts[a[2:]] = argv[i + 1]
         i += 1
-    elif a == "--bad-option":
-        print("fake: unknown option '--bad-option'", file=sys.stderr)
+    elif a == "--help":
+        print("usage: fake [--impl NAME] [--check] [--bench] [--size N] [--seed S] [--json FILE]")
+        if takes_images:
+            print("options of this exercise:\n  --images DIR            pictures (default build/images)")
+        sys.exit(0)
+    elif a == "--bad-option" or a == "--images":
+        print(f"fake: unknown option '{a}'", file=sys.stderr)
         sys.exit(2)
     i += 1
 if not opts["check"] and not opts["bench"]:
@@ -46,6 +52,14 @@ results = {"schema": "pmpp.results.v1", "exercise": os.path.basename(os.path.dir
 if os.environ.get("FAKE_PID_DIR"):
     with open(os.path.join(os.environ["FAKE_PID_DIR"], f"{os.getpid()}.pid"), "w") as f:
         f.write(str(os.getpid()))
+
+
+def picture(name, shade):
+    """A 4x2 PPM in the --images folder (the real harness writes PNG, or PPM without libpng)."""
+    if opts["images"]:
+        os.makedirs(opts["images"], exist_ok=True)
+        with open(os.path.join(opts["images"], name + ".ppm"), "wb") as f:
+            f.write(b"P6\n# fake\n4 2\n255\n" + bytes([shade, 255 - shade, 7]) * 8)
 
 
 def finish(code, status, error=""):
@@ -98,6 +112,14 @@ if opts["check"]:
                          for k in range(total)]
     results["check_summary"] = {"student": {"passed": passed, "failed": total - passed, "total": total}}
     wrong = passed < total
+    for k in range(passed, min(total, passed + 3)):  # the first failures' pictures, as 04's harness
+        for role, shade in (("expected", 0), ("actual", 120), ("diff", 250)):
+            picture(f"student_case{k}_{role}", shade)
+    if opts["images"] and student.get("evil_pictures"):
+        os.makedirs(opts["images"], exist_ok=True)
+        os.symlink("/etc/hostname", os.path.join(opts["images"], "stolen.png"))
+        with open(os.path.join(opts["images"], '"><img src=x onerror=alert(1)>.png'), "wb") as f:
+            f.write(b"\x89PNG not really")
 if opts["bench"] and not wrong:
     size = opts["size"] or "2^20"
     n = int(size.split("^")[0]) ** int(size.split("^")[1]) if "^" in size else int(size)
@@ -110,4 +132,6 @@ if opts["bench"] and not wrong:
                      **({} if correct else {"message": "3 of 1048576 elements differ"})})
         wrong = wrong or not correct
     results["bench"] = rows
+    picture("scene", 30)           # the reference's picture of the benchmarked scene
+    picture("student_scene", 31)   # and the student's
 finish(1 if wrong else 0, "wrong" if wrong else "ok")

@@ -7,7 +7,8 @@
 // every circle: width x height x count tests (10^12 for rand1M at 1024), although a circle
 // covers a tiny part of the image. The circles are read by all threads of a warp at once (one
 // broadcast load), so the cost is the arithmetic of the test, not memory.
-// Measured: to be measured (NOTES.md).
+// Measured (H200, 2026-11-30, 1024x1024): rand10k 9.35 ms, rand1M 948 ms, micro2M 1.9 s: every pixel
+// tests every circle (README.md has every scene).
 #include "render.h"
 
 #include "circle_math.h"

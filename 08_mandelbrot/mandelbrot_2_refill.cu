@@ -1,7 +1,8 @@
 // mandelbrot_2_refill.cu: divergence reduced. Idea over the seed kernel: a lane whose pixel has
 // escaped does not wait for the slowest lane of its warp; it takes the next pixel from a work
 // queue. Persistent threads (one grid that fills the GPU once) loop until the queue is empty;
-// the loop is render_from_queue in mandelbrot_device.cuh, shared with variants 3 and 4.
+// the loop is render_from_queue in mandelbrot_device.cuh (variants 3 and 4 can use it too: the
+// sweep found it slower for them, NOTES.md).
 // PMPP 4.5 (control divergence) and 4.7 (occupancy: the persistent grid is sized by it).
 //
 // The iteration itself is the seed's (default contraction), a few steps per visit of the
@@ -9,8 +10,9 @@
 // atomicAdd. The cost: a vote per visit, an atomic per refill, and pixels written out of
 // order. It pays where neighbouring pixels have very different counts (the boundary views);
 // where a warp's pixels agree anyway (inside the set), it is pure overhead.
-// Measured (H200, 2026-11-30): warp efficiency seahorse 90.9% -> 95.6%, deep 79.3% -> 91.7%, yet
-// slower than the seed on every view (full view 0.46 ms against 0.23).
+// Measured (H200, 2026-11-30, 3840 wide): warp efficiency seahorse 50.1% -> 85.1%, elephant 90.9%
+// -> 95.5%, deep 79.3% -> 91.7%; as fast as the seed on seahorse (0.858 ms against 0.866), slower
+// everywhere else (full view 0.46 ms against 0.23).
 #include "mandelbrot.h"
 #include "mandelbrot_device.cuh"
 

@@ -8,9 +8,9 @@
 //    unroll of 16) and compares after every block: a match means the orbit repeats forever.
 // Both are exact in the kernel's own arithmetic: a pixel they stop would never have escaped.
 // PMPP 6.5 (know the bottleneck: here, iterations that change nothing).
-// Measured (H200, 2026-11-30): 0.687 ms on the full view at 4096 iterations, 3840x2560, 5.8x the
-// seed kernel (anchor: 3.46 ms -> 0.76 ms on the full view at 4096 iterations
-// from the cardioid and bulb test alone).
+// Measured (H200, 2026-11-30): 0.377 ms on the full view at 4096 iterations, 3840x2560, 10.5x the
+// seed kernel (0.687 ms through variant 2's work queue with 8 steps per test). Anchor: 3.46 ms ->
+// 0.76 ms on the full view at 4096 iterations from the cardioid and bulb test alone.
 #include "mandelbrot.h"
 #include "mandelbrot_device.cuh"
 

@@ -5,7 +5,8 @@
 //   unrolled with rollback  advance_unrolled                  (variant 3's idea)
 //   shortcuts               inside_cardioid_or_bulb, returned (variant 4's idea)
 //   every trick, per pixel  ShortcutEngine, escape_time_fast  (variant 4's engine; variant 5)
-//   the work queue          render_from_queue                 (variant 2's idea, reused by 3 and 4)
+//   the work queue          render_from_queue                 (variant 2's idea)
+//   one pixel per thread    render_per_pixel                  (variants 3 and 4)
 //
 // The fast kernels do their arithmetic with explicit intrinsics (__fmaf_rn, __fmul_rn, ...):
 // the compiler may not fuse or split them, so an unrolled run and its replay compute the same

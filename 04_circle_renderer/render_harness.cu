@@ -348,6 +348,12 @@ std::vector<Case> render_cases(const Options& opts) {
     return cases;
 }
 
+std::vector<std::string> catalog_names() {
+    std::vector<std::string> names;
+    for (const auto& info : scene_catalog()) names.push_back(info.name);
+    return names;
+}
+
 }  // namespace
 
 std::vector<int> selected_scenes(const Options& opts) {
@@ -571,8 +577,8 @@ ExerciseDef exercise() {
     def.baseline = "binned";
     def.items_unit = "Gpix/s";
     def.extra_options = {
-        {"scene", "NAME[,NAME]|all", "scenes to check and benchmark: " + scene_names() +
-                                         " (default: all; only the file's with --scene-file)", ""},
+        {"scene", "NAME[,NAME]|all", "scenes to check and benchmark (default: all; only the file's with --scene-file)",
+         "", catalog_names(), true},
         {"scene-file", "FILE", "also render the scene of FILE (its format: README.md)", ""},
         {"frames", "N", "frames of each animated scene, each one checked and timed", "3"},
         {"images", "DIR", "pictures: every benchmarked scene, and the difference when a check fails", "build/images"},

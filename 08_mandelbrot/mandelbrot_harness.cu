@@ -654,6 +654,13 @@ std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, Bench
     return rows;
 }
 
+std::vector<std::string> view_names() {
+    std::vector<std::string> names;
+    for (const auto& p : presets()) names.push_back(p.view.name);
+    names.push_back("random");
+    return names;
+}
+
 }  // namespace
 
 ExerciseDef exercise() {
@@ -674,10 +681,10 @@ ExerciseDef exercise() {
     def.baseline = "seed";
     def.items_unit = "Giter/s";
     def.extra_options = {
-        {"view", "NAME[,NAME]|all", "views: full, full_4096, seahorse, elephant, deep, inside (and random, in the check)", "all"},
+        {"view", "NAME[,NAME]|all", "views (random: only in the check)", "all", view_names(), true},
         {"images", "DIR", "where the benchmark writes the pictures of its views", "build/images"},
         {"no-images", "", "do not write pictures", ""},
-        {"palette", "NAME", "palette of the pictures: ocean, fire, gray, seed", "ocean"},
+        {"palette", "NAME", "palette of the pictures", "ocean", {"ocean", "fire", "gray", "seed"}},
     };
     def.max_size = std::size_t{1} << 14;
     def.bench_sizes = {3840};

@@ -233,9 +233,23 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
                     o.extra[name] = "1";
                 } else {
                     const std::string v = take_value(e.value_name);
-                    if (!e.choices.empty() && std::find(e.choices.begin(), e.choices.end(), v) == e.choices.end()) {
-                        std::string list;
-                        for (const auto& c : e.choices) list += (list.empty() ? "" : ", ") + c;
+                    const auto allowed = [&](const std::string& item) {
+                        return std::find(e.choices.begin(), e.choices.end(), item) != e.choices.end();
+                    };
+                    std::string list;
+                    for (const auto& c : e.choices) list += (list.empty() ? "" : ", ") + c;
+                    if (!e.choices.empty() && e.list && v != "all") {
+                        std::stringstream items(v);
+                        std::string item;
+                        bool any = false;
+                        while (std::getline(items, item, ',')) {
+                            if (!allowed(item))
+                                throw UsageError("option --" + name + ": '" + item + "' is not one of " + list + " (or all)");
+                            any = true;
+                        }
+                        if (!any || v.back() == ',')
+                            throw UsageError("option --" + name + ": give one or more of " + list + ", or all");
+                    } else if (!e.choices.empty() && !e.list && !allowed(v)) {
                         throw UsageError("option --" + name + ": '" + v + "' is not one of " + list);
                     }
                     o.extra[name] = v;
@@ -282,7 +296,7 @@ std::string usage_text(const std::string& program, const std::string& summary, c
             if (!e.choices.empty()) {
                 std::string list;
                 for (const auto& c : e.choices) list += (list.empty() ? "" : "|") + c;
-                os << ": " << list;
+                os << ": " << list << (e.list ? " (a comma-separated list, or all)" : "");
             }
             if (!e.default_value.empty() && !e.value_name.empty()) os << " (default " << e.default_value << ")";
             os << "\n";

@@ -27,6 +27,9 @@ struct ExtraOption {
     std::string help;
     std::string default_value; // shown in --help; also the value when not given
     std::vector<std::string> choices = {};  // if not empty, the only values accepted
+    // With choices: the value is a comma-separated list of them, or "all" (e.g. --scene a,b).
+    // Checked while parsing, so a wrong name is a usage error (exit 2) even without a GPU.
+    bool list = false;
 };
 
 struct Options {

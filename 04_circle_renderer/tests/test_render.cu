@@ -279,12 +279,21 @@ TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
     std::filesystem::remove_all(dir);
 }
 
-TEST(RenderHarness, RefusesAnUnknownSceneAndAMalformedSceneFileWithUsageErrors) {
-    PMPP_REQUIRE_GPU();
+TEST(RenderHarness, RefusesAnUnknownSceneWithAUsageErrorBeforeLookingForAGpu) {
+    for (const char* scenes : {"rgb,nosuch", "nosuch", "rgb,", "RGB"}) {
+        const char* argv[] = {"render", "--check", "--scene", scenes};
+        pmpp::Json results;
+        EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(argv), results), pmpp::kExitUsage) << scenes;
+    }
     const char* unknown[] = {"render", "--check", "--scene", "rgb,nosuch"};
     pmpp::Json results;
-    EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(unknown), results), pmpp::kExitUsage);
+    ASSERT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(unknown), results), pmpp::kExitUsage);
     EXPECT_NE(results.at("error").as_string().find("nosuch"), std::string::npos) << results.dump();
+}
+
+TEST(RenderHarness, RefusesAMalformedSceneFileWithAUsageError) {
+    PMPP_REQUIRE_GPU();
+    pmpp::Json results;
 
     const std::string path = (std::filesystem::temp_directory_path() / "pmpp04_bad.scene").string();
     FILE* f = std::fopen(path.c_str(), "w");

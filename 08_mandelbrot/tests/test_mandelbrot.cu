@@ -643,8 +643,7 @@ TEST(Harness, WritesThePicturesOfEachViewItBenchmarks) {
     std::filesystem::remove_all(dir);
 }
 
-TEST(Harness, RejectsAnUnknownViewOrPaletteAsAUsageError) {
-    PMPP_REQUIRE_GPU();
+TEST(Harness, RejectsAnUnknownViewOrPaletteAsAUsageErrorBeforeLookingForAGpu) {
     const char* view[] = {"mandelbrot", "--check", "--view", "sunflower"};
     pmpp::Json results;
     EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(view), results), pmpp::kExitUsage);

@@ -16,7 +16,8 @@ Options parse(std::vector<std::string> args, std::size_t max_size = std::size_t{
     for (auto& a : args) argv.push_back(a.c_str());
     static const std::vector<ExtraOption> extras = {{"scene", "NAME", "scene to render", "rgb"},
                                                     {"frames", "", "write frames", ""},
-                                                    {"type", "TYPE", "key type", "u32", {"u32", "f32"}}};
+                                                    {"type", "TYPE", "key type", "u32", {"u32", "f32"}},
+                                                    {"view", "NAME[,NAME]|all", "views", "all", {"full", "deep"}, true}};
     return parse_command_line(static_cast<int>(argv.size()), argv.data(), extras, max_size);
 }
 
@@ -94,6 +95,21 @@ TEST(CommandLine, AcceptsOnlyTheListedChoices) {
     } catch (const UsageError& e) {
         EXPECT_NE(std::string(e.what()).find("not one of u32, f32"), std::string::npos) << e.what();
     }
+}
+
+TEST(CommandLine, AcceptsAListOfChoicesOrAllAndNamesTheFirstUnknownItem) {
+    EXPECT_EQ(parse({"--view", "deep"}).get("view"), "deep");
+    EXPECT_EQ(parse({"--view", "full,deep"}).get("view"), "full,deep");
+    EXPECT_EQ(parse({"--view", "all"}).get("view"), "all");
+    EXPECT_EQ(parse({}).get("view"), "all");
+    try {
+        parse({"--view", "full,seahorse,deep"});
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("'seahorse' is not one of full, deep (or all)"), std::string::npos) << e.what();
+    }
+    for (const char* bad : {"", ",", "full,", ",deep", "full,,deep", "Full", "all,full"})
+        EXPECT_THROW(parse({"--view", bad}), UsageError) << "accepted: '" << bad << "'";
 }
 
 TEST(CommandLine, DefaultOptionsHoldEveryExerciseDefault) {

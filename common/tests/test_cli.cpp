@@ -97,6 +97,12 @@ TEST(CommandLine, AcceptsOnlyTheListedChoices) {
     }
 }
 
+TEST(CommandLine, AcceptsSeedsUpTo2To53WhichTheResultsFileHoldsExactly) {
+    EXPECT_EQ(parse({"--seed", "9007199254740992"}).seed, std::uint64_t{1} << 53);
+    EXPECT_EQ(static_cast<std::uint64_t>(static_cast<double>(std::uint64_t{1} << 53)), std::uint64_t{1} << 53);
+    EXPECT_THROW(parse({"--seed", "18446744073709551615"}), UsageError);
+}
+
 TEST(CommandLine, AcceptsAListOfChoicesOrAllAndNamesTheFirstUnknownItem) {
     EXPECT_EQ(parse({"--view", "deep"}).get("view"), "deep");
     EXPECT_EQ(parse({"--view", "full,deep"}).get("view"), "full,deep");
@@ -134,7 +140,7 @@ TEST(CommandLine, RejectsEachMalformedInputWithAUsageError) {
         {"--impl", ""},         {"--impl", "a,,b"},  {"--json"},            {"--check=yes"},
         {"positional"},         {"-x"},              {"--"},                {"--scene"},
         {"--frames=1"},         {"--size", "--check"}, {"--seed", "99999999999999999999"},
-        {"--type", "u64"},      {"--type", ""}};
+        {"--type", "u64"},      {"--type", ""},      {"--seed", "9007199254740993"}};
     for (const auto& args : bad) {
         std::string joined;
         for (auto& a : args) joined += a + " ";

@@ -22,7 +22,12 @@ wait $SWEEP_BUILD
 tail -n 3 "$LOGS/sweep_build.log"
 TAILN=70 step sweep 150 ./build-sweep-radix 24 28
 rm -f build-sweep-radix
-sections="--section SpeedOfLight --section Occupancy --section WarpStateStats"
+# The first run found the pass bound by shared-memory instructions (NOTES.md): count them per
+# kind, with their bank conflicts, for our pass and CUB's (the same tile, the same grid).
+sections="--section SpeedOfLight --section Occupancy --section WarpStateStats --section SourceCounters \
+ --metrics smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
+smsp__inst_executed_op_shared_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_global_red.sum"
 for impl in onesweep cub; do
     kernel=$([ $impl = onesweep ] && echo onesweep_pass || echo Onesweep)
     TAILN=40 step profile_$impl 90 make -C 06_radix_sort profile ARCH=sm_90 IMPL=$impl PROFILE_SIZE=2^24 \

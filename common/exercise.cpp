@@ -435,8 +435,8 @@ private:
             write_partial();
         }
         results_.set("bench", bench);
-        std::cout << "\nspread = (p90 - p10) / median; t / " << def_.baseline
-                  << " < 1 means faster than the library; % of copy = GB/s over the measured copy bandwidth\n";
+        std::cout << "\nspread = (p90 - p10) / median; t / " << def_.baseline << " < 1 means faster than "
+                  << def_.baseline << "; % of copy = GB/s over the measured copy bandwidth\n";
         for (const auto& f : failed_bench_) std::cout << "WRONG output on a timed run: " << f << "\n";
         set_key_figure(bench);
     }

@@ -40,6 +40,8 @@ rm -rf /tmp/07_sweep
 TAILN=45 step cub_kernels 120 ncu --nvtx --nvtx-include "impl:cub/" -k regex:DeviceMergeSort --launch-count 40 \
   --csv --print-units base --metrics gpu__time_duration.sum \
   07_merge_sort/build/merge_sort_solution --impl cub --bench --size 2^28 --repeats 1 --warmup 0 --seed 3
-awk -F'","' '/gpu__time_duration/ { v = $NF; gsub(/[",]/, "", v); split($5, k, "<"); t[k[1]] += v; n[k[1]]++ }
+awk -F'","' '/gpu__time_duration/ { v = $NF; gsub(/[",]/, "", v); name = "?"
+        for (i = 1; i <= NF; i++) if ($i ~ /DeviceMergeSort/) { name = $i; break }
+        split(name, k, "<"); t[k[1]] += v; n[k[1]]++ }
     END { for (x in t) printf "  %-60s %3d launches %9.3f ms\n", substr(x, 1, 60), n[x], t[x] / 1e6 }' \
     "$LOGS/cub_kernels.log" | sort | tee "$LOGS/cub_kernels_total.txt"

@@ -450,19 +450,6 @@ void write_scene_pictures(int id, const BenchScene& b, int width, const Options&
               << (b.frames.size() > 1 ? format("_frame000..%03zu", b.frames.size() - 1) : "") << ext << "\n";
 }
 
-Stats scaled(Stats s, double factor) {
-    s.min *= factor, s.max *= factor, s.mean *= factor, s.median *= factor, s.stddev *= factor;
-    s.p10 *= factor, s.p90 *= factor;
-    return s;
-}
-
-Stats summed(const Stats& a, const Stats& b) {
-    Stats s = a;
-    s.count = std::max(a.count, b.count);
-    s.min += b.min, s.max += b.max, s.mean += b.mean, s.median += b.median, s.p10 += b.p10, s.p90 += b.p90;
-    return s;
-}
-
 // Medians per frame of this run, per scene and implementation, for the notes.
 std::map<std::string, std::map<std::string, double>>& times_of_run() {
     static std::map<std::string, std::map<std::string, double>> times;

@@ -483,12 +483,6 @@ double measured_fma_flops(const BenchContext& ctx) {
     return flops;
 }
 
-Stats scaled(Stats s, double factor) {
-    s.min *= factor, s.max *= factor, s.mean *= factor, s.median *= factor, s.stddev *= factor;
-    s.p10 *= factor, s.p90 *= factor;
-    return s;
-}
-
 bool executes_every_iteration(const std::string& impl) {
     return impl == "pinned" || impl == "seed" || impl == "refill" || impl == "unrolled";
 }

@@ -34,4 +34,17 @@ Stats summarize(std::vector<double> samples) {
     return s;
 }
 
+Stats scaled(Stats s, double factor) {
+    s.min *= factor, s.max *= factor, s.mean *= factor, s.median *= factor, s.stddev *= factor;
+    s.p10 *= factor, s.p90 *= factor;
+    return s;
+}
+
+Stats summed(const Stats& a, const Stats& b) {
+    Stats s = a;
+    s.count = std::max(a.count, b.count);
+    s.min += b.min, s.max += b.max, s.mean += b.mean, s.median += b.median, s.p10 += b.p10, s.p90 += b.p90;
+    return s;
+}
+
 }  // namespace pmpp

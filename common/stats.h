@@ -18,6 +18,14 @@ struct Stats {
 // Percentiles by linear interpolation between order statistics. Empty input gives count 0.
 Stats summarize(std::vector<double> samples);
 
+// Every time statistic multiplied by `factor` (a per-frame time from a time for several frames,
+// a whole image's time from a sampled part of it); count unchanged.
+Stats scaled(Stats s, double factor);
+
+// The statistics of a sum of two timings, summed field by field (the median of a sum is not
+// the sum of medians: a report of several scenes' total, not a new measurement); stddev is a's.
+Stats summed(const Stats& a, const Stats& b);
+
 // Percentile q in [0, 1] of already sorted samples (linear interpolation).
 double percentile_sorted(const std::vector<double>& sorted, double q);
 

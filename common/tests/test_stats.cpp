@@ -41,3 +41,25 @@ TEST(Stats, EmptyAndSingleSamples) {
     EXPECT_DOUBLE_EQ(one.stddev, 0);
     EXPECT_DOUBLE_EQ(one.spread(), 0);
 }
+
+TEST(Stats, ScaledMultipliesEveryTimeButNotTheCount) {
+    const Stats s = scaled(summarize({1, 2, 3, 4, 10}), 0.5);
+    EXPECT_EQ(s.count, 5u);
+    EXPECT_DOUBLE_EQ(s.min, 0.5);
+    EXPECT_DOUBLE_EQ(s.max, 5.0);
+    EXPECT_DOUBLE_EQ(s.median, 1.5);
+    EXPECT_DOUBLE_EQ(s.mean, 2.0);
+    EXPECT_DOUBLE_EQ(s.p10, summarize({1, 2, 3, 4, 10}).p10 * 0.5);
+    EXPECT_DOUBLE_EQ(s.spread(), summarize({1, 2, 3, 4, 10}).spread());
+}
+
+TEST(Stats, SummedAddsFieldByFieldAndKeepsTheLargerCount) {
+    const Stats a = summarize({1, 2, 3}), b = summarize({10, 20, 30, 40});
+    const Stats s = summed(a, b);
+    EXPECT_EQ(s.count, 4u);
+    EXPECT_DOUBLE_EQ(s.min, 11.0);
+    EXPECT_DOUBLE_EQ(s.max, 43.0);
+    EXPECT_DOUBLE_EQ(s.median, 2.0 + 25.0);
+    EXPECT_DOUBLE_EQ(s.mean, 2.0 + 25.0);
+    EXPECT_DOUBLE_EQ(s.p90, a.p90 + b.p90);
+}

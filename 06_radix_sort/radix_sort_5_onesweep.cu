@@ -23,27 +23,30 @@ namespace radix_sort {
 
 namespace {
 
-// The shipped shapes, by key size and whether values travel along: to be confirmed by the
-// sweep (NOTES.md). Registers bound the keys per thread: each thread keeps its keys and their
-// ranks in registers through the pass. All four compile to at most 80 registers without
-// spills (ptxas -v), so two blocks of 384 threads fit on an SM (65536 registers).
+// The shipped shapes, by key size and whether values travel along, from the sweep
+// (tune/sweep_onesweep.cu, NOTES.md). Registers bound the keys per thread: each thread keeps its
+// keys and their ranks in registers through the pass; every shape below compiles without spills
+// within its blocks-per-SM budget (at most 85 registers for 2 blocks of 384 or 3 of 256).
+// All rank with 8 ballots: __match_any_sync made every pass 1.5-1.6x slower on an H200.
+using onesweep::Config;
+constexpr auto kBallots = onesweep::PeerMatch::Ballots;
 template <std::size_t KEY_BYTES, bool PAIRS>
 struct Shipped;
 template <>
 struct Shipped<4, false> {
-    using type = onesweep::Config<384, 20, 2>;
+    using type = Config<256, 16, 3, kBallots>;
 };
 template <>
 struct Shipped<4, true> {
-    using type = onesweep::Config<384, 16, 2>;
+    using type = Config<384, 20, 2, kBallots>;
 };
 template <>
 struct Shipped<8, false> {
-    using type = onesweep::Config<384, 16, 2>;
+    using type = Config<384, 16, 2, kBallots>;
 };
 template <>
 struct Shipped<8, true> {
-    using type = onesweep::Config<384, 12, 2>;
+    using type = Config<384, 12, 2, kBallots>;
 };
 template <class Key, bool PAIRS>
 using ShippedConfig = typename Shipped<sizeof(Key), PAIRS>::type;

@@ -254,9 +254,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     }
     __syncthreads();  // every rank read from warp_offsets before the keys overwrite them
 
-    // e. The keys in sorted order in shared memory; the look-back meanwhile.
+    // e. The keys in sorted order in shared memory; the look-back meanwhile. The values' loads
+    // are issued now, into the registers the keys free, so that their latency passes during the
+    // look-back and the keys' write-out instead of after it.
 #pragma unroll
     for (int k = 0; k < K; ++k) s.keys[rank[k]] = bits[k];
+    Value v[PAIRS ? K : 1];
+    if constexpr (PAIRS) {
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+            const unsigned index = tile_first + striped_position<Cfg>(warp, k, lane);
+            v[k] = (full || index < n) ? values_in[index] : 0u;
+        }
+    }
     if (my_digit < kDigits) {
         const unsigned before = tile == 0 ? 0u : look_back<Cfg>(statuses, tile, my_digit, tile_count);
         // Modulo 2^32: negative until position j (>= digit_start) is added below.
@@ -275,12 +285,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
         if constexpr (PAIRS) destination[i] = dst;
     }
     if constexpr (PAIRS) {
-        Value v[K];
-#pragma unroll
-        for (int k = 0; k < K; ++k) {
-            const unsigned index = tile_first + striped_position<Cfg>(warp, k, lane);
-            v[k] = (full || index < n) ? values_in[index] : 0u;
-        }
         __syncthreads();  // the keys are read out of shared memory
 #pragma unroll
         for (int k = 0; k < K; ++k) s.values[rank[k]] = v[k];

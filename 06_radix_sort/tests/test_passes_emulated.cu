@@ -161,7 +161,7 @@ TEST(OnesweepEmulated, EveryPassIsAStableCountingSortByItsDigit) {
 }
 
 TEST(OnesweepEmulated, TheShapeOfTheUint32KeysSortSortsToo) {
-    using Keys32 = os::Config<384, 20, 2>;  // radix_sort_5_onesweep.cu's shape for 4-byte keys alone
+    using Keys32 = os::Config<256, 16, 3, os::PeerMatch::Ballots>;  // radix_sort_5_onesweep.cu's, 4-byte keys alone
     const auto in = keys_with_digits(3 * Keys32::kTile + 17, 0, pmpp::testing::test_seed());
     EXPECT_EQ(emulate_onesweep_pass<Keys32>(in, 0, 8, 4), counting_sort(in, 0, 8));
 }

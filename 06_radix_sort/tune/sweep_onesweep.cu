@@ -111,41 +111,36 @@ using onesweep::Config;
 using onesweep::PeerMatch;
 
 void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
+    constexpr PeerMatch B = PeerMatch::Ballots, M = PeerMatch::MatchAny;
     {
         Sweep<std::uint32_t, false> s(n, flusher);
-        s.run<Config<384, 20, 2>>("384 x 20, 2 blocks/SM (shipped)");
-        s.run<Config<384, 28, 1>>("384 x 28, 1 block/SM");
-        s.run<Config<384, 16, 2>>("384 x 16, 2 blocks/SM");
-        s.run<Config<384, 24, 1>>("384 x 24, 1 block/SM");
-        s.run<Config<256, 16, 3>>("256 x 16, 3 blocks/SM");
-        s.run<Config<256, 24, 2>>("256 x 24, 2 blocks/SM");
-        s.run<Config<512, 16, 1>>("512 x 16, 1 block/SM");
-        s.run<Config<384, 20, 2, PeerMatch::Ballots>>("384 x 20, 2 blocks/SM, 8 ballots");
-        s.run<Config<384, 20, 2, PeerMatch::MatchAny, 500>>("384 x 20, 2 blocks/SM, wait 500 ns");
-        s.run<Config<384, 20, 2, PeerMatch::MatchAny, 2000>>("384 x 20, 2 blocks/SM, wait 2000 ns");
+        s.run<Config<256, 16, 3, B>>("256 x 16, 3 blocks/SM, 8 ballots (shipped)");
+        s.run<Config<384, 20, 2, B>>("384 x 20, 2 blocks/SM, 8 ballots");
+        s.run<Config<384, 20, 2, M>>("384 x 20, 2 blocks/SM, __match_any_sync");
+        s.run<Config<256, 20, 3, B>>("256 x 20, 3 blocks/SM, 8 ballots");
+        s.run<Config<256, 12, 4, B>>("256 x 12, 4 blocks/SM, 8 ballots");
+        s.run<Config<512, 16, 1, B>>("512 x 16, 1 block/SM, 8 ballots");
     }
     {
         Sweep<std::uint32_t, true> s(n, flusher);
-        s.run<Config<384, 16, 2>>("384 x 16, 2 blocks/SM (shipped)");
-        s.run<Config<384, 12, 2>>("384 x 12, 2 blocks/SM");
-        s.run<Config<384, 20, 1>>("384 x 20, 1 block/SM");
-        s.run<Config<384, 23, 1>>("384 x 23, 1 block/SM (CUB's shape)");
-        s.run<Config<256, 16, 2>>("256 x 16, 2 blocks/SM");
-        s.run<Config<384, 16, 2, PeerMatch::Ballots>>("384 x 16, 2 blocks/SM, 8 ballots");
+        s.run<Config<384, 20, 2, B>>("384 x 20, 2 blocks/SM, 8 ballots (shipped)");
+        s.run<Config<384, 16, 2, B>>("384 x 16, 2 blocks/SM, 8 ballots");
+        s.run<Config<384, 16, 2, M>>("384 x 16, 2 blocks/SM, __match_any_sync");
+        s.run<Config<256, 16, 3, B>>("256 x 16, 3 blocks/SM, 8 ballots");
     }
     {
         Sweep<std::uint64_t, false> s(n / 2, flusher);
-        s.run<Config<384, 16, 2>>("384 x 16, 2 blocks/SM (shipped)");
-        s.run<Config<384, 20, 1>>("384 x 20, 1 block/SM");
-        s.run<Config<384, 12, 2>>("384 x 12, 2 blocks/SM");
-        s.run<Config<256, 16, 2>>("256 x 16, 2 blocks/SM");
+        s.run<Config<384, 16, 2, B>>("384 x 16, 2 blocks/SM, 8 ballots (shipped)");
+        s.run<Config<384, 16, 2, M>>("384 x 16, 2 blocks/SM, __match_any_sync");
+        s.run<Config<384, 20, 1, B>>("384 x 20, 1 block/SM, 8 ballots");
+        s.run<Config<384, 12, 2, B>>("384 x 12, 2 blocks/SM, 8 ballots");
     }
     {
         Sweep<std::uint64_t, true> s(n / 2, flusher);
-        s.run<Config<384, 12, 2>>("384 x 12, 2 blocks/SM (shipped)");
-        s.run<Config<384, 12, 1>>("384 x 12, 1 block/SM (96 registers)");
-        s.run<Config<384, 8, 2>>("384 x 8, 2 blocks/SM");
-        s.run<Config<256, 12, 2>>("256 x 12, 2 blocks/SM");
+        s.run<Config<384, 12, 2, B>>("384 x 12, 2 blocks/SM, 8 ballots (shipped)");
+        s.run<Config<384, 12, 2, M>>("384 x 12, 2 blocks/SM, __match_any_sync");
+        s.run<Config<384, 8, 2, B>>("384 x 8, 2 blocks/SM, 8 ballots");
+        s.run<Config<384, 16, 1, B>>("384 x 16, 1 block/SM, 8 ballots");
     }
 }
 

@@ -24,9 +24,13 @@
 namespace merge_sort::fast {
 
 // MERGE_THREADS x ITEMS outputs per merge tile, SORT_THREADS x ITEMS keys per sorted tile.
-template <int MERGE_THREADS, int SORT_THREADS, int ITEMS>
+// MERGE_MIN_BLOCKS, SORT_MIN_BLOCKS: the blocks per SM that each kernel's registers must allow
+// (1: no limit).
+template <int MERGE_THREADS, int SORT_THREADS, int ITEMS, int MERGE_MIN_BLOCKS = 1, int SORT_MIN_BLOCKS = 1>
 struct Config {
     static constexpr int kMergeThreads = MERGE_THREADS;
+    static constexpr int kMergeMinBlocks = MERGE_MIN_BLOCKS;
+    static constexpr int kSortMinBlocks = SORT_MIN_BLOCKS;
     static constexpr int kSortThreads = SORT_THREADS;
     static constexpr int kItems = ITEMS;
     static constexpr int kMergeTile = MERGE_THREADS * ITEMS;
@@ -47,7 +51,10 @@ struct SearchRange {
     std::size_t lo, hi;
 };
 MERGE_SORT_HD inline std::size_t kary_probe(SearchRange r, int lane, int lanes) {
-    return r.lo + (r.hi - r.lo) * static_cast<std::size_t>(lane + 1) / static_cast<std::size_t>(lanes + 1);
+    const std::size_t span = r.hi - r.lo;
+    if (span < (std::size_t{1} << 26))  // the same quotient in 32 bits: a 64-bit division is a long routine
+        return r.lo + static_cast<unsigned>(span) * static_cast<unsigned>(lane + 1) / static_cast<unsigned>(lanes + 1);
+    return r.lo + span * static_cast<std::size_t>(lane + 1) / static_cast<std::size_t>(lanes + 1);
 }
 // `before`: how many lanes found their probe p before the answer (i.e. co_rank > p).
 MERGE_SORT_HD inline SearchRange kary_narrow(SearchRange r, int lanes, int before) {
@@ -63,6 +70,15 @@ MERGE_SORT_HD bool probe_is_before(const RunPair<Key, Value>& pair, std::size_t 
 template <class Key, class Value>
 MERGE_SORT_HD SearchRange co_rank_range(const RunPair<Key, Value>& pair, std::size_t diag) {
     return {diag > pair.nb ? diag - pair.nb : 0, min_of(diag, pair.na)};
+}
+
+// log2 of a power of two.
+MERGE_SORT_HD inline int log2_exact(unsigned x) {
+#ifdef __CUDA_ARCH__
+    return __ffs(x) - 1;
+#else
+    return __builtin_ctz(x);
+#endif
 }
 
 // ---- What one thread does in each phase of a block --------------------------------------------
@@ -84,27 +100,28 @@ struct TileSteps {
     MERGE_SORT_HD static void load(int tid, const Key* a, const Value* av, int na, const Key* b, const Value* bv,
                                    int count, Key* s_keys, Value* s_values) {
         Key keys[ITEMS] = {};  // {}: the host compiler cannot see that only loaded slots are stored
+        const bool full = count == THREADS * ITEMS;  // every tile but the last: no bounds tests
 MERGE_SORT_UNROLL
         for (int k = 0; k < ITEMS; ++k) {
             const int i = k * THREADS + tid;
-            if (i < count) keys[k] = i < na ? a[i] : b[i - na];
+            if (full || i < count) keys[k] = i < na ? a[i] : b[i - na];
         }
 MERGE_SORT_UNROLL
         for (int k = 0; k < ITEMS; ++k) {
             const int i = k * THREADS + tid;
-            if (i < count) s_keys[i] = keys[k];
+            if (full || i < count) s_keys[i] = keys[k];
         }
         if constexpr (kHasValues<Value>) {
             Value values[ITEMS] = {};
 MERGE_SORT_UNROLL
             for (int k = 0; k < ITEMS; ++k) {
                 const int i = k * THREADS + tid;
-                if (i < count) values[k] = i < na ? av[i] : bv[i - na];
+                if (full || i < count) values[k] = i < na ? av[i] : bv[i - na];
             }
 MERGE_SORT_UNROLL
             for (int k = 0; k < ITEMS; ++k) {
                 const int i = k * THREADS + tid;
-                if (i < count) s_values[i] = values[k];
+                if (full || i < count) s_values[i] = values[k];
             }
         }
     }
@@ -113,10 +130,11 @@ MERGE_SORT_UNROLL
     template <class Key, class Value>
     MERGE_SORT_HD static void store(int tid, int count, const Key* s_keys, const Value* s_values, Key* out,
                                     Value* out_values) {
+        const bool full = count == THREADS * ITEMS;
 MERGE_SORT_UNROLL
         for (int k = 0; k < ITEMS; ++k) {
             const int i = k * THREADS + tid;
-            if (i < count) {
+            if (full || i < count) {
                 out[i] = s_keys[i];
                 if constexpr (kHasValues<Value>) out_values[i] = s_values[i];
             }
@@ -125,7 +143,8 @@ MERGE_SORT_UNROLL
 
     // The tile sort's first phase: this thread's ITEMS consecutive keys, sorted in registers by
     // odd-even transposition (ITEMS rounds of compare-and-swap of neighbours; a swap only when
-    // strictly out of order, so it is stable), written back in place.
+    // strictly out of order, so it is stable), written back in place. A thread with all ITEMS
+    // keys (every thread of a full tile) runs the network without a bounds test.
     template <class Key, class Value, class Less>
     MERGE_SORT_HD static void sort_own_items(int tid, int count, Key* s_keys, Value* s_values, Less less) {
         const int first = tid * ITEMS;
@@ -139,11 +158,26 @@ MERGE_SORT_UNROLL
                 if constexpr (kHasValues<Value>) values[j] = s_values[first + j];
             }
         }
+        if (own == ITEMS)
+            transposition_sort<true>(keys, values, own, less);
+        else
+            transposition_sort<false>(keys, values, own, less);
+MERGE_SORT_UNROLL
+        for (int j = 0; j < ITEMS; ++j) {
+            if (j < own) {
+                s_keys[first + j] = keys[j];
+                if constexpr (kHasValues<Value>) s_values[first + j] = values[j];
+            }
+        }
+    }
+
+    template <bool ALL, class Key, class Value, class Less>
+    MERGE_SORT_HD static void transposition_sort(Key (&keys)[ITEMS], Value (&values)[ITEMS], int own, Less less) {
 MERGE_SORT_UNROLL
         for (int round = 0; round < ITEMS; ++round) {
 MERGE_SORT_UNROLL
             for (int j = round & 1; j + 1 < ITEMS; j += 2) {
-                if (j + 1 < own && less(keys[j + 1], keys[j])) {
+                if ((ALL || j + 1 < own) && less(keys[j + 1], keys[j])) {
                     const Key k = keys[j];
                     keys[j] = keys[j + 1];
                     keys[j + 1] = k;
@@ -153,13 +187,6 @@ MERGE_SORT_UNROLL
                         values[j + 1] = v;
                     }
                 }
-            }
-        }
-MERGE_SORT_UNROLL
-        for (int j = 0; j < ITEMS; ++j) {
-            if (j < own) {
-                s_keys[first + j] = keys[j];
-                if constexpr (kHasValues<Value>) s_values[first + j] = values[j];
             }
         }
     }
@@ -173,19 +200,23 @@ MERGE_SORT_UNROLL
         const int i = co_rank(diag, s_keys + a_begin, na, s_keys + b_begin, nb, less);
         int a = a_begin + i, b = b_begin + (diag - i);
         const int a_end = a_begin + na, b_end = b_begin + nb;
-        Key key_a = a < a_end ? s_keys[a] : Key{};
-        Key key_b = b < b_end ? s_keys[b] : Key{};
+        // Every load is clamped into the two pieces: a side that has run out reads some valid key
+        // that the test below never takes. So each output costs one load and no branch: the
+        // lanes of a warp take A or B independently, and a branch per output would split them.
+        const int last = max_of(max_of(a_end, b_end) - 1, 0);
+        Key key_a = s_keys[min_of(a, last)];
+        Key key_b = s_keys[min_of(b, last)];
         int source[ITEMS];
 MERGE_SORT_UNROLL
         for (int j = 0; j < ITEMS; ++j) {
             const bool take_b = b < b_end && (a >= a_end || less(key_b, key_a));  // ties: A first
             out.keys[j] = take_b ? key_b : key_a;
             source[j] = take_b ? b : a;
-            if (take_b) {
-                if (++b < b_end) key_b = s_keys[b];
-            } else {
-                if (++a < a_end) key_a = s_keys[a];
-            }
+            a += take_b ? 0 : 1;
+            b += take_b ? 1 : 0;
+            const Key next = s_keys[min_of(take_b ? b : a, last)];
+            key_a = take_b ? key_a : next;
+            key_b = take_b ? next : key_b;
         }
         out.first = a_begin + diag;
         out.count = max_of(0, min_of(ITEMS, na + nb - diag));
@@ -201,11 +232,12 @@ MERGE_SORT_UNROLL
     template <class Key, class Value, class Less>
     MERGE_SORT_HD static void merge_round_items(int tid, int run, int count, const Key* s_keys, const Value* s_values,
                                                 ThreadItems<ITEMS, Key, Value>& out, Less less) {
-        const int threads_per_pair = 2 * run / ITEMS;
-        const int a_begin = (tid / threads_per_pair) * 2 * run;
+        const int threads_per_pair = 2 * run / ITEMS;  // run = ITEMS * 2^r: a power of two
+        const int shift = log2_exact(static_cast<unsigned>(threads_per_pair));
+        const int a_begin = (tid >> shift) * 2 * run;
         const int na = max_of(0, min_of(run, count - a_begin));
         const int nb = max_of(0, min_of(run, count - a_begin - run));
-        const int diag = min_of((tid % threads_per_pair) * ITEMS, na + nb);
+        const int diag = min_of((tid & (threads_per_pair - 1)) * ITEMS, na + nb);
         merge_items(s_keys, s_values, a_begin, na, a_begin + run, nb, diag, out, less);
     }
 
@@ -270,6 +302,15 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
     const auto pair = runs.pair_containing(k);
     const std::size_t diag = k - pair.first;
     SearchRange r = co_rank_range(pair, diag);
+    if (lanes == 1) {  // a plain binary search (the same steps as the k-ary one with one lane)
+        while (r.lo < r.hi) {
+            const std::size_t mid = r.lo + (r.hi - r.lo) / 2;
+            if (probe_is_before(pair, diag, mid, less)) r.lo = mid + 1;
+            else r.hi = mid;
+        }
+        splits[t] = r.lo;
+        return;
+    }
     while (r.lo < r.hi) {  // the same range in every lane of the group
         const bool before = probe_is_before(pair, diag, kary_probe(r, lane, lanes), less);
         const int count = __popc(__ballot_sync(group_mask, before) & group_mask);
@@ -279,7 +320,7 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
 }
 
 template <class Cfg, class Layout, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Cfg::kMergeThreads)
+__global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
     merge_tiles_kernel(Layout runs, const std::size_t* splits, Key* out, Value* out_values, Less less) {
     using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
@@ -304,7 +345,7 @@ __global__ void __launch_bounds__(Cfg::kMergeThreads)
 }
 
 template <class Cfg, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Cfg::kSortThreads)
+__global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
     sort_tiles_kernel(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
     using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
@@ -319,6 +360,7 @@ __global__ void __launch_bounds__(Cfg::kSortThreads)
     __syncthreads();
     Steps::sort_own_items(tid, count, s_keys, s_values, less);
     __syncthreads();
+    // (Warp barriers for the rounds whose pairs fit in one warp measured 7% slower: NOTES.md.)
     for (int run = Cfg::kItems; run < count; run *= 2) {
         ThreadItems<Cfg::kItems, Key, Value> items;
         Steps::merge_round_items(tid, run, count, s_keys, s_values, items, less);
@@ -336,7 +378,9 @@ void allow_shared_memory(Kernel kernel, std::size_t bytes) {
         PMPP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
-// Lanes per partition search: as many as keep all searches in one wave of resident threads.
+// Lanes per partition search: the most that keep all the searches' threads within a quarter of
+// the resident threads. Measured (NOTES.md): 1 lane is best for 61681 searches (2^28 keys), 16
+// for 3856 (2^24), 32 for 241 (2^20); more lanes than that only add loads to the same steps.
 inline int partition_lanes(std::size_t searches) {
     static const std::size_t resident_threads = [] {
         int device = 0, sms = 0, per_sm = 0;
@@ -346,7 +390,7 @@ inline int partition_lanes(std::size_t searches) {
         return static_cast<std::size_t>(sms) * static_cast<std::size_t>(per_sm);
     }();
     int lanes = 32;
-    while (lanes > 1 && searches * lanes > resident_threads) lanes /= 2;
+    while (lanes > 1 && searches * lanes > resident_threads / 4) lanes /= 2;
     return lanes;
 }
 

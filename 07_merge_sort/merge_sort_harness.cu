@@ -570,18 +570,19 @@ std::vector<Case> merge_sort_cases(const Options& opts) {
         }
     }
     if (op.sort) {
-        // u32 keys: every power-of-two edge, the edges of the fast variant's tiles (4352, 8704),
-        // large sizes; the adversarial distributions at four sizes.
+        // u32 keys: every power-of-two edge, the edges of the fast variant's tiles (merge 4352,
+        // sort 17408; 8704 too, the sort tile of other shapes), large sizes; the adversarial
+        // distributions at four sizes.
         const CaseSpec keys{Op::Sort, KeyType::U32, false};
         std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 13, 14, 16, 17, 20});
-        for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17409, 34817}) sizes.push_back(n);
+        for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17407, 17408, 17409, 34817}) sizes.push_back(n);
         sizes.push_back(kMedium);
         sizes.push_back(kLarge);
         add(keys, sizes, Distribution::Uniform);
         for (Distribution d : kOtherDistributions) add(keys, {1000, p2(13) + 1, p2(17) + 1, kMedium}, d);
-        // u32 keys with values
+        // u32 keys with values (the fast variant's sort tile: 512 x 11 = 5632)
         const CaseSpec pairs{Op::Sort, KeyType::U32, true};
-        add(pairs, {0, 1, 2, 31, 33, 1000, 8705, p2(16) + 1, kMedium, kLarge}, Distribution::Uniform);
+        add(pairs, {0, 1, 2, 31, 33, 1000, 5631, 5632, 5633, 8705, p2(16) + 1, kMedium, kLarge}, Distribution::Uniform);
         for (Distribution d : kOtherDistributions) add(pairs, {p2(13) + 1, kMedium}, d);
         // every other key type, with and without values
         for (KeyType type : {KeyType::I32, KeyType::F32, KeyType::U64, KeyType::Event})

@@ -132,7 +132,7 @@ void expect_emulated_merge_correct(std::size_t n, Distribution dist, MergeShape 
 using Tiny = Config<32, 32, 3>;       // tiles of 96: many passes at small n
 using Uneven = Config<64, 32, 5>;     // merge tile (320) twice the sort tile (160)
 using Wide = Config<32, 64, 7>;       // merge tile half the sort tile
-using Shipped = Config<256, 512, 17>;  // merge_sort_4_fast.cu's shape for 4-byte keys
+using Shipped = Config<256, 1024, 17, 5, 2>;  // merge_sort_4_fast.cu's shape for 4-byte keys
 
 }  // namespace
 
@@ -175,7 +175,7 @@ TEST(FastSortEmulated, SortsEveryDistributionAndKeyType) {
 }
 
 TEST(FastSortEmulated, SortsWithTheShippedShapeAcrossTileEdges) {
-    for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17409, 40000}) {
+    for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17407, 17408, 17409, 40000}) {
         const std::uint64_t seed = pmpp::testing::test_seed(n);
         expect_emulated_sort_correct<Shipped, 32, std::uint32_t, NoValues>(n, Distribution::Uniform, seed);
         expect_emulated_sort_correct<Shipped, 4, Event, PairValue>(n, Distribution::FewDistinct, seed);

@@ -152,7 +152,7 @@ void time_cub(Arrays& arrays, L2Flusher& flusher) {
 // order on the real data (each step reads one buffer and writes the other, so repeating it is
 // harmless); then the last pass's partition with each lane count.
 void breakdown(Arrays& arrays, L2Flusher& flusher) {
-    using Cfg = fast::Config<256, 512, 17>;
+    using Cfg = fast::Config<256, 1024, 17, 5, 2>;  // shipped
     using Exec = fast::DeviceExecutor;
     const NoValues* no_in = nullptr;
     NoValues* no_out = nullptr;
@@ -248,31 +248,28 @@ int main() {
     Arrays arrays(kSizes[2]);
 #if SWEEP_PART == 0
     time_cub(arrays, flusher);
-    sweep_shape<fast::Config<256, 256, 17>, NoValues>(arrays, flusher);  // CUB's shape
-    sweep_shape<fast::Config<256, 512, 17>, NoValues>(arrays, flusher);  // shipped
-    sweep_shape<fast::Config<256, 1024, 17>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 17>, NoValues>(arrays, flusher);         // no register caps
+    sweep_shape<fast::Config<256, 512, 17, 5, 4>, NoValues>(arrays, flusher);   // both capped
+    sweep_shape<fast::Config<256, 1024, 17, 5, 2>, NoValues>(arrays, flusher);  // shipped
     breakdown(arrays, flusher);
 #elif SWEEP_PART == 1
-    sweep_shape<fast::Config<256, 512, 13>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 15>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 19>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 21>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 23>, NoValues>(arrays, flusher);
+    // The shipped 1024-thread tiles uncapped; 512-thread tiles with the merge capped; 21 items.
+    sweep_shape<fast::Config<256, 1024, 17, 5>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 17, 5>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 21, 5>, NoValues>(arrays, flusher);
 #elif SWEEP_PART == 2
-    sweep_shape<fast::Config<128, 256, 17>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<512, 512, 17>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<128, 512, 23>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<512, 1024, 15>, NoValues>(arrays, flusher);
-    sweep_shape<fast::Config<256, 1024, 11>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 1024, 17, 5>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 256, 17, 5>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<512, 512, 17, 3>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 19, 4>, NoValues>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 23, 4>, NoValues>(arrays, flusher);
 #else
-    sweep_shape<fast::Config<256, 512, 11>, PairValue>(arrays, flusher);  // shipped for pairs
-    sweep_shape<fast::Config<256, 512, 9>, PairValue>(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 13>, PairValue>(arrays, flusher);
-    sweep_shape<fast::Config<256, 256, 15>, PairValue>(arrays, flusher);
-    sweep_merge<fast::Config<256, 512, 17>>(flusher);  // shipped
-    sweep_merge<fast::Config<256, 512, 11>>(flusher);
-    sweep_merge<fast::Config<128, 512, 25>>(flusher);
-    sweep_merge<fast::Config<512, 512, 15>>(flusher);
+    sweep_shape<fast::Config<256, 512, 11, 5>, PairValue>(arrays, flusher);  // shipped for pairs
+    sweep_shape<fast::Config<256, 512, 13, 4>, PairValue>(arrays, flusher);
+    sweep_shape<fast::Config<256, 512, 11, 5, 4>, PairValue>(arrays, flusher);
+    sweep_merge<fast::Config<256, 512, 17>>(flusher);
+    sweep_merge<fast::Config<256, 512, 17, 5>>(flusher);  // shipped
+    sweep_merge<fast::Config<256, 512, 21, 4>>(flusher);
 #endif
     return 0;
 }

@@ -20,7 +20,7 @@ CREDITS = ("per_case", "all")
 AGGREGATES = ("total", "worst")
 ANY_EXERCISE = "*"
 
-DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout"}
+DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout", "performance_tries"}
 COMMON_PART_KEYS = {"type", "points", "args", "timeout"}
 CHECK_KEYS = COMMON_PART_KEYS | {"credit"}
 PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve", "requires"}
@@ -38,6 +38,7 @@ class Defaults:
     check_timeout: float = 180.0
     bench_timeout: float = 180.0
     build_timeout: float = 900.0
+    performance_tries: int = 3  # measurements at most of a performance part short of full points
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,11 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
         for key in ("check_timeout", "bench_timeout", "build_timeout"):
             if key in sec:
                 values[key] = _number(sec[key], f"{where} {key}", 0.0)
+        if "performance_tries" in sec:
+            tries = _number(sec["performance_tries"], where + " performance_tries", 1.0, strictly=False)
+            if tries != int(tries):
+                raise RubricError(f"{where} performance_tries: {sec['performance_tries']} is not a whole number")
+            values["performance_tries"] = int(tries)
         defaults = replace(defaults, **values)
 
     rubric = Rubric(path=path, defaults=defaults, digest=hashlib.sha256(text.encode()).hexdigest()[:16])

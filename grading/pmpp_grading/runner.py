@@ -358,7 +358,40 @@ def run_check(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Setti
 
 def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
                     env: Dict[str, str], pictures_dir: Optional[str] = None) -> (PartResult, List[RunOutcome]):
+    """The student's time against the reference's. A part short of full points is measured again,
+    up to the rubric's performance_tries in all, and the best try counts: a hiccup of the machine
+    (a clock still rising, another process) must not cost points, and a slow solution is slow
+    every time. A try that fails (a wrong timed output, a crash) decides at once."""
     base = os.path.join(log_dir, slug(part.name))
+    tries = max(1, settings.rubric.defaults.performance_tries)
+    best: Optional[PartResult] = None
+    outcomes: List[RunOutcome] = []
+    ratios: List[float] = []
+    wall = 0.0
+    for attempt in range(1, tries + 1):
+        result, outs = _measure_performance(tree, ex, part, base + ("" if attempt == 1 else f".try{attempt}"),
+                                            settings, env, pictures_dir)
+        outcomes += outs
+        wall += result.wall_s
+        if result.status != scoring.PASSED:
+            best = result
+            break
+        if result.ratio is not None:
+            ratios.append(result.ratio)
+        if best is None or result.points > best.points:
+            best = result
+        if best.points >= best.max_points - 1e-9:
+            break
+    best.wall_s = wall
+    if best.status == scoring.PASSED and len(ratios) > 1:
+        best.message = (best.message + "; " if best.message else "") + (
+            f"best of {len(ratios)} measurements (ratios {', '.join(f'{r:.2f}x' for r in ratios)})")
+    return best, outcomes
+
+
+def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, settings: Settings,
+                         env: Dict[str, str], pictures_dir: Optional[str]) -> (PartResult, List[RunOutcome]):
+    """One measurement: the reference answer's run (reference = solution), then the student's."""
     cwd = os.path.join(tree, ex.name)
     timeout = settings.part_timeout(part)
     reference = None
@@ -379,6 +412,11 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
     the pictures made viewable first (PPM to PNG)."""
     base = os.path.join(log_dir, slug(part.name))
     logs = [base + ".reference.log", base + ".log"]
+    for attempt in range(2, 100):  # performance parts measured again (run_performance)
+        more = [base + f".try{attempt}.reference.log", base + f".try{attempt}.log"]
+        if not any(os.path.isfile(l) for l in more):
+            break
+        logs += more
     result.details["logs"] = [os.path.relpath(l, out_dir) for l in logs if os.path.isfile(l)]
     if folder is not None and os.path.isdir(folder):
         pictures.tidy(folder)

@@ -160,6 +160,8 @@ class Batch(unittest.TestCase):
     STUDENTS = {
         "good": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": PASS},
         "slow": {"alpha_student.txt": "behaviour=pass\nms=2.0\n", "beta_student.txt": PASS},  # uploaded flat
+        # 3x the reference's time in the first measurement only: a hiccup, measured again.
+        "hiccup": {"01_alpha/alpha_student.txt": "behaviour=pass\nms=3.0,1.0\n", "02_beta/beta_student.txt": PASS},
         "broken_build": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": "does_not_compile\n"},
         "forbidden": {"01_alpha/alpha_student.txt": PASS + "# uses_thrust\n", "02_beta/beta_student.txt": PASS},
         "hides_from_check": {"01_alpha/alpha_student.txt": PASS + "# hides_from_checker\n",
@@ -205,6 +207,17 @@ class Batch(unittest.TestCase):
         self.expect("slow", "01_alpha/correctness", "passed", 6.0)
         self.expect("slow", "01_alpha/performance", "passed", 2.0)
         self.expect("slow", "02_beta/correctness", "passed", 5.0)
+
+    def test_a_slow_part_is_measured_again_and_stays_slow(self):
+        part = next(p for e in self.docs["slow"]["exercises"] for p in e["parts"] if p["part"] == "performance")
+        self.assertIn("best of 3 measurements (ratios 2.00x, 2.00x, 2.00x)", part["message"])
+
+    def test_a_hiccup_on_one_measurement_costs_no_points(self):
+        self.expect("hiccup", "01_alpha/performance", "passed", 4.0)
+        part = next(p for e in self.docs["hiccup"]["exercises"] for p in e["parts"] if p["part"] == "performance")
+        self.assertIn("best of 2 measurements (ratios 3.00x, 1.00x)", part["message"])
+        logs = os.listdir(os.path.join(self.c.out, "students", "hiccup", "logs", "01_alpha"))
+        self.assertIn("performance.try2.log", logs)
 
     def test_build_failure_costs_that_exercise_only(self):
         self.expect("broken_build", "02_beta/correctness", "build failed", 0.0)

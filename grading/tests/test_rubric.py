@@ -98,6 +98,12 @@ class Mistakes(unittest.TestCase):
         self.refused("[defaults]\nfull_within = 0.5\n", "full_within")
         self.refused("[defaults]\ncurve = linear\n", "curve")
         self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\naggregate = mean\n", "aggregate")
+        self.refused("[defaults]\nperformance_tries = 0\n", "performance_tries")
+        self.refused("[defaults]\nperformance_tries = 2.5\n", "whole number")
+
+    def test_performance_tries_default_to_three_and_can_be_set(self):
+        self.assertEqual(parse_rubric(MINIMAL).defaults.performance_tries, 3)
+        self.assertEqual(parse_rubric("[defaults]\nperformance_tries = 1\n").defaults.performance_tries, 1)
 
     def test_check_keys_are_not_accepted_on_performance_parts_and_back(self):
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nreference = cub\n", "reference")

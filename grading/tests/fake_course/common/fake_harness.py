@@ -124,8 +124,16 @@ if opts["bench"] and not wrong:
     size = opts["size"] or "2^20"
     n = int(size.split("^")[0]) ** int(size.split("^")[1]) if "^" in size else int(size)
     rows = []
+    # ms=A,B,...: the student's time in this binary's first, second, ... benchmark run (the last
+    # one repeats): a machine's hiccup on one measurement.
+    runs_file = binary + ".bench_runs"
+    runs = int(open(runs_file).read()) if os.path.exists(runs_file) else 0
+    with open(runs_file, "w") as f:
+        f.write(str(runs + 1))
+    student_times = student.get("ms", "1.0").split(",")
     for impl in impls:
-        ms = float(student.get("ms", 1.0)) if impl == "student" else float(harness.get(impl + "_ms", 1.0))
+        ms = (float(student_times[min(runs, len(student_times) - 1)]) if impl == "student"
+              else float(harness.get(impl + "_ms", 1.0)))
         correct = not (impl == "student" and behaviour in ("wrong", "lie", "wrong_timed"))
         rows.append({"impl": impl, "kind": "student" if impl == "student" else "reference", "section": "kernel",
                      "label": impl, "n": n, "median_ms": ms, "correct": correct,

@@ -396,8 +396,11 @@ def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, setting
     timeout = settings.part_timeout(part)
     reference = None
     if part.reference == "solution":
+        # Only the student's run draws (the report shows its pictures): a harness that takes
+        # --images would otherwise draw the reference's into its default folder, for nothing.
+        quiet = ["--no-images"] if pictures_dir is not None and "--no-images" not in part.args else []
         argv = [os.path.join(cwd, "build", ex.program + "_solution"), "--impl", "student", "--bench",
-                "--seed", str(settings.seed), "--json", base + ".reference.json", *part.args]
+                "--seed", str(settings.seed), "--json", base + ".reference.json", *part.args, *quiet]
         reference = run_harness(argv, base + ".reference.json", base + ".reference.log", cwd, env, timeout,
                                 settings.stop)
     impls = "student" if part.reference == "solution" else "student," + part.reference

@@ -317,6 +317,11 @@ class Batch(unittest.TestCase):
         self.assertEqual([unquote(src) for src in page.images],
                          ["images/01_alpha/performance/scene.png", "images/01_alpha/performance/student_scene.png"])
 
+    def test_the_reference_run_of_a_harness_that_draws_draws_nothing(self):
+        doc = load(os.path.join(self.c.out, "students", "good", "logs", "01_alpha", "performance.reference.json"))
+        self.assertIn("--no-images", doc["command"])
+        self.assertNotIn("--images", doc["command"])
+
     def test_a_harness_without_the_option_is_never_given_it(self):
         for name in self.STUDENTS:
             self.assertFalse(os.path.exists(os.path.join(self.c.out, "students", name, "images", "02_beta")), name)

@@ -4,7 +4,8 @@
 //  - every output tile's start in A and B is found up front by a partition kernel, for all
 //    tiles at once: a k-ary search in which a group of lanes probes the range together and
 //    narrows it by a factor of lanes + 1 per step (five steps for 2^23 with 32 lanes, where a
-//    binary search takes 23 dependent reads);
+//    binary search takes 23 dependent reads); with many tiles, fewer lanes each (one at 2^28:
+//    the searches then share the DRAM's random reads better);
 //  - one tile per block, loaded once: the block reads exactly its pieces of A and B, coalesced,
 //    kItems loads in flight per thread; each thread merges kItems consecutive outputs from
 //    shared memory into registers (a co-rank search in shared memory, then a sequential merge
@@ -13,14 +14,17 @@
 //    memory, the minimum;
 //  - larger sorted tiles at the start: kSortTile keys per block, each thread sorting its kItems
 //    in registers (odd-even transposition, stable), then merge rounds in shared memory. Runs of
-//    8704 instead of 1024 save three of the passes over global memory, each a full read and
+//    17408 instead of 1024 save four of the passes over global memory, each a full read and
 //    write of the keys (and values);
 //  - no final copy: the tile sort writes where the number of passes makes the last one land in
-//    the output.
+//    the output;
+//  - registers capped so that more blocks share an SM, which hides each block's load phase
+//    behind the others' merging (the shapes below).
 // kItems is odd so that a warp's blocked accesses (thread t at t * kItems + j) hit 32 different
 // banks. The shapes come from the sweep in tune/sweep.cu (NOTES.md).
-// Measured (H200, 2026-11-30): sort 18.0 Gkeys/s at 2^24, 17.4 at 2^28: 1.20x and 1.23x the
-// time of cub::DeviceMergeSort; merge at 2^28: 0.58 of the copy bandwidth (CUB 0.81).
+// Measured (H200, 2026-11-30): sort 21.4 Gkeys/s at 2^24, 21.3 at 2^28: 1.01x the time of
+// cub::DeviceMergeSort at both (pairs: 0.98x and 0.95x); merge at 2^28: 0.73 of the copy
+// bandwidth (CUB 0.81). Before the caps: 1.20x and 1.23x (NOTES.md).
 #include "merge_sort_4_fast.cuh"
 
 namespace merge_sort {

@@ -394,7 +394,8 @@ CheckResult check_case(const RenderFn& fn, const std::string& impl, const Case& 
     CheckResult all = CheckResult::pass(0);
     for (int f = 0; f < frames; ++f) {
         const Scene& scene = cached_scene(id, seed, f, opts);
-        const std::vector<Rgba>& expected = reference_image(scene, scene_key(id, seed, f, opts), width, height);
+        const std::string key = scene_key(id, seed, f, opts);  // named: a temporary would alarm -Wdangling-reference
+        const std::vector<Rgba>& expected = reference_image(scene, key, width, height);
         CheckSettings settings;
         settings.pictures = picture_dir(opts);
         settings.format = opts.get("image-format");
@@ -427,7 +428,8 @@ BenchScene bench_scene(int id, int width, std::uint64_t seed, const Options& opt
     for (int f = 0; f < frames; ++f) {
         const Scene& s = cached_scene(id, seed, f, opts);
         b.frames.push_back(&s);
-        b.expected.push_back(&reference_image(s, scene_key(id, seed, f, opts), width, width));
+        const std::string key = scene_key(id, seed, f, opts);
+        b.expected.push_back(&reference_image(s, key, width, width));
     }
     return b;
 }

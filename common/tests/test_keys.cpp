@@ -42,7 +42,9 @@ TEST(Keys, MapsRoundTripAndPreserveOrderOnRandomValues) {
         std::memcpy(&fb, &b, 4);
         const float back = from_ordered_bits(ordered_bits(fa));
         ASSERT_EQ(std::memcmp(&back, &fa, 4), 0);
-        if (!std::isnan(fa) && !std::isnan(fb) && fa < fb) ASSERT_LT(ordered_bits(fa), ordered_bits(fb));
+        if (!std::isnan(fa) && !std::isnan(fb) && fa < fb) {
+            ASSERT_LT(ordered_bits(fa), ordered_bits(fb));
+        }
         const auto ia = static_cast<std::int32_t>(a), ib = static_cast<std::int32_t>(b);
         ASSERT_EQ(from_ordered_bits_i32(ordered_bits(ia)), ia);
         ASSERT_EQ(ia < ib, ordered_bits(ia) < ordered_bits(ib));

@@ -289,9 +289,22 @@ __device__ inline void shared_arrays(unsigned char* shared, int tile, Key*& keys
 // variant, the sweep, the tests) gets its own copies.
 namespace {
 
+// Programmatic dependent launch (sm_90 and newer). A kernel launched with it (the
+// OverlappingExecutor below) may start while the kernel before it on the stream is still
+// running, which hides the gap between the two: each kernel first lets the next one be launched,
+// then waits until the previous one's results are complete and visible. Launched the usual way,
+// both instructions return at once. Measured in tune/sweep.cu (NOTES.md).
+__device__ __forceinline__ void overlap_with_neighbour_kernels() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 template <class Layout, class Less>
 __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tiles, std::size_t* splits, int lanes,
                                  Less less) {
+    overlap_with_neighbour_kernels();
     const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t t = thread / lanes;
     if (t >= tiles) return;  // whole groups leave together: lanes divides 32
@@ -322,6 +335,7 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
 template <class Cfg, class Layout, class Key, class Value, class Less>
 __global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
     merge_tiles_kernel(Layout runs, const std::size_t* splits, Key* out, Value* out_values, Less less) {
+    overlap_with_neighbour_kernels();
     using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
     Key* s_keys;
@@ -347,6 +361,7 @@ __global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
 template <class Cfg, class Key, class Value, class Less>
 __global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
     sort_tiles_kernel(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
+    overlap_with_neighbour_kernels();
     using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
     Key* s_keys;
@@ -397,16 +412,36 @@ inline int partition_lanes(std::size_t searches) {
 // The three kernels, launched on the default stream. The drivers below take the executor as a
 // parameter so that tests/test_fast_steps.cu can run them with one that emulates the kernels on
 // the host: the same drivers, the same steps, no GPU.
-struct DeviceExecutor {
+// OVERLAP: launched with programmatic dependent launch (see overlap_with_neighbour_kernels).
+template <bool OVERLAP>
+struct BasicDeviceExecutor {
+    template <class... Params, class... Args>
+    static void launch(void (*kernel)(Params...), std::size_t blocks, int threads, std::size_t shared, Args&&... args) {
+        if constexpr (!OVERLAP) {
+            kernel<<<static_cast<unsigned>(blocks), threads, shared>>>(std::forward<Args>(args)...);
+        } else {
+            cudaLaunchConfig_t config = {};
+            config.gridDim = dim3(static_cast<unsigned>(blocks));
+            config.blockDim = dim3(static_cast<unsigned>(threads));
+            config.dynamicSmemBytes = shared;
+            cudaLaunchAttribute attribute[1];
+            attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attribute[0].val.programmaticStreamSerializationAllowed = 1;
+            config.attrs = attribute;
+            config.numAttrs = 1;
+            PMPP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+        }
+        PMPP_CHECK_LAUNCH();
+    }
+
     template <class Cfg, class Key, class Value, class Less>
     static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
         constexpr std::size_t bytes = shared_bytes<Key, Value>(Cfg::kSortTile);
         static const bool allowed = (allow_shared_memory(sort_tiles_kernel<Cfg, Key, Value, Less>, bytes), true);
         (void)allowed;
         const std::size_t tiles = (n + Cfg::kSortTile - 1) / Cfg::kSortTile;
-        sort_tiles_kernel<Cfg><<<static_cast<unsigned>(tiles), Cfg::kSortThreads, bytes>>>(in, in_values, out,
-                                                                                           out_values, n, less);
-        PMPP_CHECK_LAUNCH();
+        launch(sort_tiles_kernel<Cfg, Key, Value, Less>, tiles, Cfg::kSortThreads, bytes, in, in_values, out,
+               out_values, n, less);
     }
 
     template <class Layout, class Less>
@@ -414,8 +449,7 @@ struct DeviceExecutor {
         const int lanes = partition_lanes(tiles);
         constexpr int kThreads = 256;
         const std::size_t blocks = (tiles * lanes + kThreads - 1) / kThreads;
-        partition_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(runs, tile, tiles, splits, lanes, less);
-        PMPP_CHECK_LAUNCH();
+        launch(partition_kernel<Layout, Less>, blocks, kThreads, 0, runs, tile, tiles, splits, lanes, less);
     }
 
     template <class Cfg, class Layout, class Key, class Value, class Less>
@@ -425,11 +459,12 @@ struct DeviceExecutor {
         static const bool allowed =
             (allow_shared_memory(merge_tiles_kernel<Cfg, Layout, Key, Value, Less>, bytes), true);
         (void)allowed;
-        merge_tiles_kernel<Cfg><<<static_cast<unsigned>(tiles), Cfg::kMergeThreads, bytes>>>(runs, splits, out,
-                                                                                             out_values, less);
-        PMPP_CHECK_LAUNCH();
+        launch(merge_tiles_kernel<Cfg, Layout, Key, Value, Less>, tiles, Cfg::kMergeThreads, bytes, runs, splits, out,
+               out_values, less);
     }
 };
+using DeviceExecutor = BasicDeviceExecutor<false>;
+using OverlappingExecutor = BasicDeviceExecutor<true>;
 
 // Merges every pair of `runs` (SortedRuns or TwoArrays) into out: partition, then one tile per block.
 template <class Cfg, class Exec, class Layout, class Key, class Value, class Less>

@@ -1,9 +1,10 @@
 // tune/sweep.cu: the tuning sweep for 07_merge_sort's fast variant, built and run by tune/gpu_run.sh.
 // Includes the kernel header and instantiates other tile shapes: merge threads x items per
-// thread, sort threads x items per thread. Four parts (-DSWEEP_PART=0..3) compile in parallel.
+// thread, sort threads x items per thread. Five parts (-DSWEEP_PART=0..4) compile in parallel.
 //   part 0: CUB in the same run; the shipped shape's kernels one by one; the partition's lanes
 //   part 1-2: u32 keys, other shapes
 //   part 3: u32 keys with u32 values, other shapes; the merge of two arrays
+//   part 4: the shipped shapes launched with programmatic dependent launch, against the usual way
 // Every sorted output is checked on the device: no descent, and the same multiset fingerprint
 // as the input (the harness and the tests check the shipped shapes exactly).
 #include "../merge_sort_4_fast.cuh"
@@ -111,14 +112,15 @@ void time_sort(const char* name, Arrays& arrays, std::size_t n, L2Flusher& flush
                 gkeys(n, s.median), 100 * s.spread(), ok ? "ok" : "WRONG");
 }
 
-template <class Cfg, class Value>
-void sweep_shape(Arrays& arrays, L2Flusher& flusher) {
+template <class Cfg, class Value, class Exec = fast::DeviceExecutor>
+void sweep_shape(Arrays& arrays, L2Flusher& flusher, const char* suffix = "") {
     char name[96];
-    std::snprintf(name, sizeof name, "%s merge %dx%d sort %dx%d", kHasValues<Value> ? "pairs" : "keys ",
-                  Cfg::kMergeThreads, Cfg::kItems, Cfg::kSortThreads, Cfg::kItems);
+    std::snprintf(name, sizeof name, "%s merge %dx%d sort %dx%d%s", kHasValues<Value> ? "pairs" : "keys ",
+                  Cfg::kMergeThreads, Cfg::kItems, Cfg::kSortThreads, Cfg::kItems, suffix);
     for (std::size_t n : kSizes)
-        time_sort<Value>(name, arrays, n, flusher,
-                         [](const SortArgs<std::uint32_t, Value>& a, std::size_t m) { fast::sort_with<Cfg>(a, m, KeyLess{}); });
+        time_sort<Value>(name, arrays, n, flusher, [](const SortArgs<std::uint32_t, Value>& a, std::size_t m) {
+            fast::sort_with<Cfg, Exec>(a, m, KeyLess{});
+        });
 }
 
 #if SWEEP_PART == 0
@@ -263,6 +265,15 @@ int main() {
     sweep_shape<fast::Config<512, 512, 17, 3>, NoValues>(arrays, flusher);
     sweep_shape<fast::Config<256, 512, 19, 4>, NoValues>(arrays, flusher);
     sweep_shape<fast::Config<256, 512, 23, 4>, NoValues>(arrays, flusher);
+#elif SWEEP_PART == 4
+    // The gap between dependent kernels (29 launches at 2^28, 23 at 2^24): the same kernels,
+    // launched the usual way and then with programmatic dependent launch.
+    using Keys = fast::Config<256, 1024, 17, 5, 2>;  // shipped, 4-byte keys
+    using Pairs = fast::Config<256, 512, 11, 5>;     // shipped, 4-byte keys with 4-byte values
+    sweep_shape<Keys, NoValues>(arrays, flusher, " (shipped)");
+    sweep_shape<Keys, NoValues, fast::OverlappingExecutor>(arrays, flusher, " PDL");
+    sweep_shape<Pairs, PairValue>(arrays, flusher, " (shipped)");
+    sweep_shape<Pairs, PairValue, fast::OverlappingExecutor>(arrays, flusher, " PDL");
 #else
     sweep_shape<fast::Config<256, 512, 11, 5>, PairValue>(arrays, flusher);  // shipped for pairs
     sweep_shape<fast::Config<256, 512, 13, 4>, PairValue>(arrays, flusher);

@@ -434,38 +434,41 @@ BenchScene bench_scene(int id, int width, std::uint64_t seed, const Options& opt
     return b;
 }
 
+// The frames of one scene at one size as <dir>/<prefix><scene>_<W>x<H>[_frameNNN].<format>, and
+// a line saying where (`what`).
+void write_frames(const std::string& prefix, int id, const std::vector<const Rgba*>& frames, int width,
+                  const Options& opts, const char* what) {
+    const std::string dir = picture_dir(opts);
+    std::filesystem::create_directories(dir);
+    const std::string stem = dir + "/" + prefix + file_stem(scene_name(id, opts)) + format("_%dx%d", width, width);
+    const std::string ext = "." + opts.get("image-format");
+    const bool animated = frames.size() > 1;
+    for (std::size_t f = 0; f < frames.size(); ++f)
+        write_image(stem + (animated ? format("_frame%03zu", f) : "") + ext, picture(frames[f], width, width));
+    std::cout << "  " << what << ": " << stem << (animated ? format("_frame000..%03zu", frames.size() - 1) : "") << ext
+              << "\n";
+}
+
 // Pictures of every benchmarked scene (the CPU's images), once per scene and size.
 void write_scene_pictures(int id, const BenchScene& b, int width, const Options& opts) {
     static std::set<std::string> done;
     const std::string dir = picture_dir(opts);
     if (dir.empty() || width <= 0) return;
-    const std::string name = file_stem(scene_name(id, opts));
-    if (!done.insert(dir + "/" + name + "@" + std::to_string(width)).second) return;
-    std::filesystem::create_directories(dir);
-    const std::string ext = "." + opts.get("image-format");
-    for (std::size_t f = 0; f < b.frames.size(); ++f) {
-        const std::string file = dir + "/" + name + format("_%dx%d", width, width) +
-                                 (b.frames.size() > 1 ? format("_frame%03zu", f) : "") + ext;
-        write_image(file, picture(b.expected[f]->data(), width, width));
-    }
-    std::cout << "  picture: " << dir << "/" << name << format("_%dx%d", width, width)
-              << (b.frames.size() > 1 ? format("_frame000..%03zu", b.frames.size() - 1) : "") << ext << "\n";
+    if (!done.insert(dir + "/" + file_stem(scene_name(id, opts)) + "@" + std::to_string(width)).second) return;
+    std::vector<const Rgba*> frames;
+    for (const auto* image : b.expected) frames.push_back(image->data());
+    write_frames("", id, frames, width, opts, "picture");
 }
 
 // The student's images of a benchmarked scene (its last timed run), named as the CPU's with
 // "student_" in front, so the two can be put side by side (the grader's HTML report does).
 void write_student_pictures(int id, const std::vector<DeviceBuffer<Rgba>>& images, int width, const Options& opts) {
-    const std::string dir = picture_dir(opts);
-    if (dir.empty() || width <= 0) return;
-    std::filesystem::create_directories(dir);
-    const std::string stem = dir + "/student_" + file_stem(scene_name(id, opts)) + format("_%dx%d", width, width);
-    const std::string ext = "." + opts.get("image-format");
-    for (std::size_t f = 0; f < images.size(); ++f) {
-        const std::vector<Rgba> actual = images[f].to_host();
-        write_image(stem + (images.size() > 1 ? format("_frame%03zu", f) : "") + ext, picture(actual.data(), width, width));
-    }
-    std::cout << "  your picture: " << stem << (images.size() > 1 ? format("_frame000..%03zu", images.size() - 1) : "")
-              << ext << "\n";
+    if (picture_dir(opts).empty() || width <= 0) return;
+    std::vector<std::vector<Rgba>> actual;
+    std::vector<const Rgba*> frames;
+    for (const auto& image : images) actual.push_back(image.to_host());
+    for (const auto& image : actual) frames.push_back(image.data());
+    write_frames("student_", id, frames, width, opts, "your picture");
 }
 
 // Medians per frame of this run, per scene and implementation, for the notes.

@@ -16,6 +16,7 @@
 
 #include "bitonic.h"
 
+#include "common/bits.h"
 #include "common/keys.h"
 
 #include <cstddef>
@@ -30,12 +31,7 @@ PMPP_HD std::size_t padded_length(std::size_t n) {
     return p;
 }
 
-// log2 of a power of two.
-PMPP_HD int log2_exact(std::size_t power_of_two) {
-    int l = 0;
-    while ((std::size_t{1} << l) < power_of_two) ++l;
-    return l;
-}
+using pmpp::log2_exact;  // common/bits.h
 
 // Does the block of stage k that holds element i sort in the requested order? (see above)
 PMPP_HD bool sorts_forward(std::size_t i, std::size_t k, std::size_t n) { return ((i ^ (n - 1)) & k) == 0; }

@@ -19,6 +19,7 @@
 
 #include "merge_core.h"
 
+#include "common/bits.h"
 #include "common/cuda_check.h"
 
 namespace merge_sort::fast {
@@ -70,15 +71,6 @@ MERGE_SORT_HD bool probe_is_before(const RunPair<Key, Value>& pair, std::size_t 
 template <class Key, class Value>
 MERGE_SORT_HD SearchRange co_rank_range(const RunPair<Key, Value>& pair, std::size_t diag) {
     return {diag > pair.nb ? diag - pair.nb : 0, min_of(diag, pair.na)};
-}
-
-// log2 of a power of two.
-MERGE_SORT_HD inline int log2_exact(unsigned x) {
-#ifdef __CUDA_ARCH__
-    return __ffs(x) - 1;
-#else
-    return __builtin_ctz(x);
-#endif
 }
 
 // ---- What one thread does in each phase of a block --------------------------------------------
@@ -233,7 +225,7 @@ MERGE_SORT_UNROLL
     MERGE_SORT_HD static void merge_round_items(int tid, int run, int count, const Key* s_keys, const Value* s_values,
                                                 ThreadItems<ITEMS, Key, Value>& out, Less less) {
         const int threads_per_pair = 2 * run / ITEMS;  // run = ITEMS * 2^r: a power of two
-        const int shift = log2_exact(static_cast<unsigned>(threads_per_pair));
+        const int shift = pmpp::log2_exact(static_cast<unsigned>(threads_per_pair));
         const int a_begin = (tid >> shift) * 2 * run;
         const int na = max_of(0, min_of(run, count - a_begin));
         const int nb = max_of(0, min_of(run, count - a_begin - run));
@@ -314,16 +306,11 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
     const std::size_t k = t * tile;
     const auto pair = runs.pair_containing(k);
     const std::size_t diag = k - pair.first;
-    SearchRange r = co_rank_range(pair, diag);
-    if (lanes == 1) {  // a plain binary search (the same steps as the k-ary one with one lane)
-        while (r.lo < r.hi) {
-            const std::size_t mid = r.lo + (r.hi - r.lo) / 2;
-            if (probe_is_before(pair, diag, mid, less)) r.lo = mid + 1;
-            else r.hi = mid;
-        }
-        splits[t] = r.lo;
+    if (lanes == 1) {  // the plain co-rank search: the k-ary one's steps, without its ballots and division
+        splits[t] = co_rank(diag, pair.a, pair.na, pair.b, pair.nb, less);
         return;
     }
+    SearchRange r = co_rank_range(pair, diag);
     while (r.lo < r.hi) {  // the same range in every lane of the group
         const bool before = probe_is_before(pair, diag, kary_probe(r, lane, lanes), less);
         const int count = __popc(__ballot_sync(group_mask, before) & group_mask);

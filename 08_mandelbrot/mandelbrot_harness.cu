@@ -509,13 +509,28 @@ WarpActivity warp_activity(bool refill, const View& v, Precision p, std::uint32_
     return a;
 }
 
+constexpr int kImageWidth = 960;  // every picture of a view
+
+// The folder of --images, made if need be, and the pictures' extension.
+struct PictureFolder {
+    std::string dir, ext;
+    explicit PictureFolder(const Options& opts)
+        : dir(opts.get("images")), ext(png_supported() ? ".png" : ".ppm") {
+        std::filesystem::create_directories(dir);
+    }
+};
+
+void list_written(const std::string& heading, const std::vector<std::string>& written) {
+    std::cout << "\n" << heading << ": ";
+    for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i];
+    std::cout << "\n";
+}
+
 // Writes the pictures of the selected views: smooth-colored counts, the seed kernel's per-warp
 // cost and efficiency, and for a double view the float rendering beside it.
 void write_images(const Options& opts, const std::vector<std::string>& views, Palette palette) {
-    const std::string dir = opts.get("images");
-    std::filesystem::create_directories(dir);
-    const std::string ext = png_supported() ? ".png" : ".ppm";
-    constexpr int kImageWidth = 960;
+    const PictureFolder folder(opts);
+    const std::string &dir = folder.dir, &ext = folder.ext;
     std::vector<std::string> written;
     for (const std::string& name : views) {
         const Preset& preset = *find_preset(name);
@@ -546,18 +561,13 @@ void write_images(const Options& opts, const std::vector<std::string>& views, Pa
         written.push_back(dir + "/" + name + "_warp_efficiency" + ext);
         write_image(written.back(), color_warp_efficiency(e.data(), v.image_width, v.image_height));
     }
-    std::cout << "\nimages (" << kImageWidth << " pixels wide, palette " << to_string(palette) << "): ";
-    for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i];
-    std::cout << "\n";
+    list_written(format("images (%d pixels wide, palette %s)", kImageWidth, to_string(palette)), written);
 }
 
 // The student's counts of every view, drawn as <view>_counts is (student_<view>_counts), so the
 // two pictures can be put side by side (the grader's HTML report does).
 void write_student_images(const Options& opts, const std::vector<std::string>& views, Palette palette) {
-    const std::string dir = opts.get("images");
-    std::filesystem::create_directories(dir);
-    const std::string ext = png_supported() ? ".png" : ".ppm";
-    constexpr int kImageWidth = 960;
+    const PictureFolder folder(opts);
     std::vector<std::string> written;
     for (const std::string& name : views) {
         const Preset& preset = *find_preset(name);
@@ -567,12 +577,10 @@ void write_student_images(const Options& opts, const std::vector<std::string>& v
         mandelbrot_student(v, preset.bench_precision, counts.data());
         PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<std::uint32_t> c = counts.to_host();
-        written.push_back(dir + "/student_" + name + "_counts" + ext);
+        written.push_back(folder.dir + "/student_" + name + "_counts" + folder.ext);
         write_image(written.back(), color_bands(c.data(), v.image_width, v.image_height, v.max_iter, palette));
     }
-    std::cout << "\nyour images: ";
-    for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i];
-    std::cout << "\n";
+    list_written("your images", written);
 }
 
 std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {

@@ -11,11 +11,7 @@
 #include <cstring>
 #include <type_traits>
 
-#ifdef __CUDACC__
-#define PMPP_HD __host__ __device__ __forceinline__
-#else
-#define PMPP_HD inline
-#endif
+#include "common/bits.h"  // PMPP_HD
 
 namespace pmpp {
 

@@ -19,12 +19,15 @@
 //  - no final copy: the tile sort writes where the number of passes makes the last one land in
 //    the output;
 //  - registers capped so that more blocks share an SM, which hides each block's load phase
-//    behind the others' merging (the shapes below).
+//    behind the others' merging (the shapes below);
+//  - the serial merge needs no bounds clamp: the shared tile has a spare key slot, so reading
+//    one key past a side's end is harmless, and each output costs one predicated load;
+//  - each kernel is resident before the previous one ends (programmatic dependent launch).
 // kItems is odd so that a warp's blocked accesses (thread t at t * kItems + j) hit 32 different
 // banks. The shapes come from the sweep in tune/sweep.cu (NOTES.md).
-// Measured (H200, 2026-11-30): sort 21.4 Gkeys/s at 2^24, 21.3 at 2^28: 1.01x the time of
-// cub::DeviceMergeSort at both (pairs: 0.98x and 0.95x); merge at 2^28: 0.73 of the copy
-// bandwidth (CUB 0.81). Before the caps: 1.20x and 1.23x (NOTES.md).
+// Measured (H200, 2026-11-30): sort 22.8 Gkeys/s at 2^24, 22.0 at 2^28: 0.95x and 0.98x the
+// time of cub::DeviceMergeSort (pairs: 0.94x at both); merge at 2^28: 0.75 of the copy
+// bandwidth (CUB 0.81). Before the register caps: 1.20x and 1.23x (NOTES.md).
 #include "merge_sort_4_fast.cuh"
 
 namespace merge_sort {
@@ -48,14 +51,26 @@ using ShippedConfig = typename ShippedShape<sizeof(Key) + (kHasValues<Value> ? s
 
 }  // namespace
 
+// Each kernel is launched with programmatic dependent launch where the build allows it (sm_90
+// code): it is resident and waiting when the kernel before it ends. That hides most of the gap
+// between dependent launches: 4% of a sort of 2^24 keys (23 kernels in 0.74 ms), 15% at 2^20,
+// 0.4% at 2^28 (NOTES.md).
 template <class Key, class Less>
 void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less) {
-    fast::merge_with<ShippedConfig<Key, NoValues>>(a, na, b, nb, c, splits, less);
+    using Cfg = ShippedConfig<Key, NoValues>;
+    if (fast::overlap_available())
+        fast::merge_with<Cfg, fast::OverlappingExecutor>(a, na, b, nb, c, splits, less);
+    else
+        fast::merge_with<Cfg, fast::DeviceExecutor>(a, na, b, nb, c, splits, less);
 }
 
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
-    fast::sort_with<ShippedConfig<Key, Value>>(args, n, less);
+    using Cfg = ShippedConfig<Key, Value>;
+    if (fast::overlap_available())
+        fast::sort_with<Cfg, fast::OverlappingExecutor>(args, n, less);
+    else
+        fast::sort_with<Cfg, fast::DeviceExecutor>(args, n, less);
 }
 
 #define INSTANTIATE_FAST(Key, Less)                   \

@@ -186,29 +186,28 @@ MERGE_SORT_UNROLL
     // Outputs [diag, diag + ITEMS) of merging shared [a_begin, a_begin + na) with
     // [b_begin, b_begin + nb): co-rank in shared memory, then a sequential merge into registers
     // that keeps the next key of each side in a register. Values follow through the source index.
+    // The merge reads one key past a side's end (never taken): the shared key array has a spare
+    // slot after the tile (shared_bytes), so no load needs a bounds clamp. Each output then costs
+    // one compare and one predicated load (2.6% off the sort at 2^28 against a clamped,
+    // branch-free load: NOTES.md).
     template <class Key, class Value, class Less>
     MERGE_SORT_HD static void merge_items(const Key* s_keys, const Value* s_values, int a_begin, int na, int b_begin,
                                           int nb, int diag, ThreadItems<ITEMS, Key, Value>& out, Less less) {
         const int i = co_rank(diag, s_keys + a_begin, na, s_keys + b_begin, nb, less);
         int a = a_begin + i, b = b_begin + (diag - i);
         const int a_end = a_begin + na, b_end = b_begin + nb;
-        // Every load is clamped into the two pieces: a side that has run out reads some valid key
-        // that the test below never takes. So each output costs one load and no branch: the
-        // lanes of a warp take A or B independently, and a branch per output would split them.
-        const int last = max_of(max_of(a_end, b_end) - 1, 0);
-        Key key_a = s_keys[min_of(a, last)];
-        Key key_b = s_keys[min_of(b, last)];
+        Key key_a = s_keys[a];
+        Key key_b = s_keys[b];
         int source[ITEMS];
 MERGE_SORT_UNROLL
         for (int j = 0; j < ITEMS; ++j) {
             const bool take_b = b < b_end && (a >= a_end || less(key_b, key_a));  // ties: A first
             out.keys[j] = take_b ? key_b : key_a;
             source[j] = take_b ? b : a;
-            a += take_b ? 0 : 1;
-            b += take_b ? 1 : 0;
-            const Key next = s_keys[min_of(take_b ? b : a, last)];
-            key_a = take_b ? key_a : next;
-            key_b = take_b ? next : key_b;
+            if (take_b)
+                key_b = s_keys[++b];
+            else
+                key_a = s_keys[++a];
         }
         out.first = a_begin + diag;
         out.count = max_of(0, min_of(ITEMS, na + nb - diag));
@@ -265,16 +264,21 @@ MERGE_SORT_HD auto tile_source(const Layout& runs, std::size_t tile, std::size_t
     return TileSource<std::remove_cv_t<decltype(pair)>>{pair, i0, i1, d0 - i0, d1 - i1};
 }
 
-// Bytes of shared memory for `tile` keys followed by `tile` values (16-byte aligned parts).
+// Bytes of shared memory for `tile` keys and a spare key slot (merge_items reads one key past a
+// side's end), followed by `tile` values (16-byte aligned parts).
+template <class Key>
+constexpr std::size_t shared_key_bytes(int tile) {
+    return (static_cast<std::size_t>(tile + 1) * sizeof(Key) + 15) / 16 * 16;
+}
 template <class Key, class Value>
 constexpr std::size_t shared_bytes(int tile) {
-    const std::size_t keys = (static_cast<std::size_t>(tile) * sizeof(Key) + 15) / 16 * 16;
+    const std::size_t keys = shared_key_bytes<Key>(tile);
     return keys + (kHasValues<Value> ? static_cast<std::size_t>(tile) * sizeof(Value) : 0);
 }
 template <class Key, class Value>
 __device__ inline void shared_arrays(unsigned char* shared, int tile, Key*& keys, Value*& values) {
     keys = reinterpret_cast<Key*>(shared);
-    values = reinterpret_cast<Value*>(shared + (static_cast<std::size_t>(tile) * sizeof(Key) + 15) / 16 * 16);
+    values = reinterpret_cast<Value*>(shared + shared_key_bytes<Key>(tile));
 }
 
 // Kernels and drivers have internal linkage: each file that includes this header (the shipped
@@ -282,21 +286,27 @@ __device__ inline void shared_arrays(unsigned char* shared, int tile, Key*& keys
 namespace {
 
 // Programmatic dependent launch (sm_90 and newer). A kernel launched with it (the
-// OverlappingExecutor below) may start while the kernel before it on the stream is still
-// running, which hides the gap between the two: each kernel first lets the next one be launched,
-// then waits until the previous one's results are complete and visible. Launched the usual way,
-// both instructions return at once. Measured in tune/sweep.cu (NOTES.md).
-__device__ __forceinline__ void overlap_with_neighbour_kernels() {
+// OverlappingExecutor below) may be resident before the kernel ahead of it on the stream has
+// finished, which hides the gap between the two. Each block waits for the previous kernel's
+// results first; when it has written its own, it lets the next kernel launch (the next kernel
+// starts once every block has done so or exited). Launched the usual way, both return at once.
+// Letting the next kernel launch at the start of each block instead made the sort of 2^28 keys
+// 1.4% slower (its blocks then sat waiting on the SMs through the whole kernel): NOTES.md.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void let_next_kernel_launch() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
 
 template <class Layout, class Less>
 __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tiles, std::size_t* splits, int lanes,
                                  Less less) {
-    overlap_with_neighbour_kernels();
+    wait_for_previous_kernel();
     const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t t = thread / lanes;
     if (t >= tiles) return;  // whole groups leave together: lanes divides 32
@@ -308,6 +318,7 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
     const std::size_t diag = k - pair.first;
     if (lanes == 1) {  // the plain co-rank search: the k-ary one's steps, without its ballots and division
         splits[t] = co_rank(diag, pair.a, pair.na, pair.b, pair.nb, less);
+        let_next_kernel_launch();
         return;
     }
     SearchRange r = co_rank_range(pair, diag);
@@ -317,12 +328,13 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
         r = kary_narrow(r, lanes, count);
     }
     if (lane == 0) splits[t] = r.lo;
+    let_next_kernel_launch();
 }
 
 template <class Cfg, class Layout, class Key, class Value, class Less>
 __global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
     merge_tiles_kernel(Layout runs, const std::size_t* splits, Key* out, Value* out_values, Less less) {
-    overlap_with_neighbour_kernels();
+    wait_for_previous_kernel();
     using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
     Key* s_keys;
@@ -343,12 +355,13 @@ __global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
     __syncthreads();
     const std::size_t k = t * Cfg::kMergeTile;
     Steps::store(tid, na + nb, s_keys, s_values, out + k, offset(out_values, k));
+    let_next_kernel_launch();
 }
 
 template <class Cfg, class Key, class Value, class Less>
 __global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
     sort_tiles_kernel(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
-    overlap_with_neighbour_kernels();
+    wait_for_previous_kernel();
     using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
     extern __shared__ __align__(16) unsigned char shared[];
     Key* s_keys;
@@ -371,6 +384,7 @@ __global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
         __syncthreads();
     }
     Steps::store(tid, count, s_keys, s_values, out + base, offset(out_values, base));
+    let_next_kernel_launch();
 }
 
 // Dynamic shared memory above 48 KiB must be allowed per kernel, once.
@@ -399,7 +413,7 @@ inline int partition_lanes(std::size_t searches) {
 // The three kernels, launched on the default stream. The drivers below take the executor as a
 // parameter so that tests/test_fast_steps.cu can run them with one that emulates the kernels on
 // the host: the same drivers, the same steps, no GPU.
-// OVERLAP: launched with programmatic dependent launch (see overlap_with_neighbour_kernels).
+// OVERLAP: launched with programmatic dependent launch (see wait_for_previous_kernel).
 template <bool OVERLAP>
 struct BasicDeviceExecutor {
     template <class... Params, class... Args>
@@ -452,6 +466,20 @@ struct BasicDeviceExecutor {
 };
 using DeviceExecutor = BasicDeviceExecutor<false>;
 using OverlappingExecutor = BasicDeviceExecutor<true>;
+
+// Programmatic dependent launch needs code compiled for sm_90 or newer: a kernel JIT-compiled
+// from older PTX has no griddepcontrol instructions, and launched with the attribute it would
+// no longer wait for the kernel before it. The probe was compiled with the same flags as the
+// sort's kernels, so its PTX version is theirs.
+__global__ void overlap_probe_kernel() {}
+inline bool overlap_available() {
+    static const bool available = [] {
+        cudaFuncAttributes attributes{};
+        PMPP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, overlap_probe_kernel));
+        return attributes.ptxVersion >= 90;
+    }();
+    return available;
+}
 
 // Merges every pair of `runs` (SortedRuns or TwoArrays) into out: partition, then one tile per block.
 template <class Cfg, class Exec, class Layout, class Key, class Value, class Less>

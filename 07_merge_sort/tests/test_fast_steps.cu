@@ -25,7 +25,7 @@ struct HostExecutor {
     template <class Cfg, class Key, class Value, class Less>
     static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
         using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
-        std::vector<Key> s_keys(Cfg::kSortTile);
+        std::vector<Key> s_keys(Cfg::kSortTile + 1);  // a spare slot, as shared_bytes
         std::vector<Value> s_values(Cfg::kSortTile);
         for (std::size_t base = 0; base < n; base += Cfg::kSortTile) {
             const int count = static_cast<int>(std::min<std::size_t>(Cfg::kSortTile, n - base));
@@ -67,7 +67,7 @@ struct HostExecutor {
     static void merge_tiles(const Layout& runs, std::size_t tiles, const std::size_t* splits, Key* out,
                             Value* out_values, Less less) {
         using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
-        std::vector<Key> s_keys(Cfg::kMergeTile);
+        std::vector<Key> s_keys(Cfg::kMergeTile + 1);  // a spare slot, as shared_bytes
         std::vector<Value> s_values(Cfg::kMergeTile);
         for (std::size_t t = 0; t < tiles; ++t) {
             const auto src = tile_source(runs, Cfg::kMergeTile, t, splits);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 07_merge_sort on a GPU machine, from the repository root: build, tests, the reference answer
-# checked and benchmarked, the tuning sweep of the fast variant (tune/sweep.cu, four parts
+# checked and benchmarked, the tuning sweep of the fast variant (tune/sweep.cu, six parts
 # compiled in the background while the tests run), and the starter's `make run` (rejected).
 # Under 4 minutes on an H200.
 source "$(dirname "$0")/../../common/gpu_steps.sh"
@@ -9,9 +9,9 @@ gpu_summary
 TAILN=4 step build 150 make -j16 -C 07_merge_sort ARCH=sm_90 all test-build
 grep -E "warning|error" "$LOGS/build.log" | head -10
 
-# The sweep compiles while the tests run (CPU only; five parts in parallel).
+# The sweep compiles while the tests run (CPU only; six parts in parallel).
 rm -rf /tmp/07_sweep && mkdir -p /tmp/07_sweep
-( for p in 0 1 2 3 4; do
+( for p in 0 1 2 3 4 5; do
     nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. -DSWEEP_PART=$p 07_merge_sort/tune/sweep.cu \
       common/build/libpmpp_common.a -o /tmp/07_sweep/part$p > "$LOGS/sweep_build$p.log" 2>&1 &
   done; wait ) &
@@ -29,7 +29,7 @@ TAILN=110 step solution 110 07_merge_sort/build/merge_sort_solution --impl all -
   --repeats 10 --seed 2 --json "$LOGS/solution.json"
 
 wait $SWEEP_BUILD
-for p in 0 4 1 3 2; do  # most telling first: CUB, the shipped shape and where its time goes, PDL
+for p in 0 5 4 1 3 2; do  # most telling first: CUB, the shipped shape and where its time goes, PDL
   if [ -x /tmp/07_sweep/part$p ]; then TAILN=90 step sweep$p 60 /tmp/07_sweep/part$p
   else echo "sweep part $p did not build:"; tail -5 "$LOGS/sweep_build$p.log"; fi
 done

@@ -1,10 +1,11 @@
 // tune/sweep.cu: the tuning sweep for 07_merge_sort's fast variant, built and run by tune/gpu_run.sh.
 // Includes the kernel header and instantiates other tile shapes: merge threads x items per
-// thread, sort threads x items per thread. Five parts (-DSWEEP_PART=0..4) compile in parallel.
+// thread, sort threads x items per thread. Six parts (-DSWEEP_PART=0..5) compile in parallel.
 //   part 0: CUB in the same run; the shipped shape's kernels one by one; the partition's lanes
 //   part 1-2: u32 keys, other shapes
 //   part 3: u32 keys with u32 values, other shapes; the merge of two arrays
-//   part 4: the shipped shapes launched with programmatic dependent launch, against the usual way
+//   part 4: programmatic dependent launch against the usual way; the merge kernel at 6 and 8 blocks/SM
+//   part 5: the shipped shapes launched both ways, and the breakdown (to compare two builds)
 // Every sorted output is checked on the device: no descent, and the same multiset fingerprint
 // as the input (the harness and the tests check the shipped shapes exactly).
 #include "../merge_sort_4_fast.cuh"
@@ -150,6 +151,9 @@ void time_cub(Arrays& arrays, L2Flusher& flusher) {
     PMPP_CUDA_CHECK(cudaFree(temp));
 }
 
+#endif
+
+#if SWEEP_PART == 0 || SWEEP_PART == 5
 // Where the shipped shape's time goes: the tile sort, then every pass (partition and merge) in
 // order on the real data (each step reads one buffer and writes the other, so repeating it is
 // harmless); then the last pass's partition with each lane count.
@@ -210,9 +214,9 @@ void breakdown(Arrays& arrays, L2Flusher& flusher) {
 }
 #endif
 
-#if SWEEP_PART == 3
-template <class Cfg>
-void sweep_merge(L2Flusher& flusher) {
+#if SWEEP_PART == 3 || SWEEP_PART == 4
+template <class Cfg, class Exec = fast::DeviceExecutor>
+void sweep_merge(L2Flusher& flusher, const char* suffix = "") {
     const std::size_t n = std::size_t{1} << 28;
     DeviceBuffer<std::uint32_t> a(n / 2), b(n / 2), c(n);
     DeviceBuffer<std::size_t> splits(split_capacity(n));
@@ -231,12 +235,12 @@ void sweep_merge(L2Flusher& flusher) {
         PMPP_CUDA_CHECK(cudaMemcpy(buf->data(), c.data(), n / 2 * 4, cudaMemcpyDeviceToDevice));
     }
     const Stats s = time_device(timing(), &flusher, [&] {
-        fast::merge_with<Cfg>(a.data(), n / 2, b.data(), n / 2, c.data(), splits.data(), KeyLess{});
+        fast::merge_with<Cfg, Exec>(a.data(), n / 2, b.data(), n / 2, c.data(), splits.data(), KeyLess{});
     });
     unsigned long long out[2];
     fingerprint_of(c.data(), static_cast<const NoValues*>(nullptr), n, out);
-    std::printf("  merge 2^27 + 2^27, tile %dx%d: %.4f ms, %.0f GB/s  %s\n", Cfg::kMergeThreads, Cfg::kItems, s.median,
-                8.0 * n / (s.median * 1e6), out[0] == 0 ? "sorted" : "WRONG");
+    std::printf("  merge 2^27 + 2^27, tile %dx%d %s: %.4f ms, %.0f GB/s  %s\n", Cfg::kMergeThreads, Cfg::kItems, suffix,
+                s.median, 8.0 * n / (s.median * 1e6), out[0] == 0 ? "sorted" : "WRONG");
 }
 #endif
 
@@ -254,6 +258,17 @@ int main() {
     sweep_shape<fast::Config<256, 512, 17, 5, 4>, NoValues>(arrays, flusher);   // both capped
     sweep_shape<fast::Config<256, 1024, 17, 5, 2>, NoValues>(arrays, flusher);  // shipped
     breakdown(arrays, flusher);
+#elif SWEEP_PART == 5
+    // Both launches and the breakdown, in a few seconds: built once from the header as it is and
+    // once from a copy with one change, it compares the two in separate processes (their runs
+    // agree within 0.2%). The predicated merge loads and the end-of-block launch were measured so.
+    using Keys = fast::Config<256, 1024, 17, 5, 2>;
+    using Pairs = fast::Config<256, 512, 11, 5>;
+    sweep_shape<Keys, NoValues, fast::DeviceExecutor>(arrays, flusher, " usual launch");
+    sweep_shape<Keys, NoValues, fast::OverlappingExecutor>(arrays, flusher, " PDL");
+    sweep_shape<Pairs, PairValue, fast::DeviceExecutor>(arrays, flusher, " usual launch");
+    sweep_shape<Pairs, PairValue, fast::OverlappingExecutor>(arrays, flusher, " PDL");
+    breakdown(arrays, flusher);
 #elif SWEEP_PART == 1
     // The shipped 1024-thread tiles uncapped; 512-thread tiles with the merge capped; 21 items.
     sweep_shape<fast::Config<256, 1024, 17, 5>, NoValues>(arrays, flusher);
@@ -267,13 +282,25 @@ int main() {
     sweep_shape<fast::Config<256, 512, 23, 4>, NoValues>(arrays, flusher);
 #elif SWEEP_PART == 4
     // The gap between dependent kernels (29 launches at 2^28, 23 at 2^24): the same kernels,
-    // launched the usual way and then with programmatic dependent launch.
-    using Keys = fast::Config<256, 1024, 17, 5, 2>;  // shipped, 4-byte keys
-    using Pairs = fast::Config<256, 512, 11, 5>;     // shipped, 4-byte keys with 4-byte values
-    sweep_shape<Keys, NoValues>(arrays, flusher, " (shipped)");
-    sweep_shape<Keys, NoValues, fast::OverlappingExecutor>(arrays, flusher, " PDL");
-    sweep_shape<Pairs, PairValue>(arrays, flusher, " (shipped)");
-    sweep_shape<Pairs, PairValue, fast::OverlappingExecutor>(arrays, flusher, " PDL");
+    // launched the usual way and then with programmatic dependent launch; and the merge kernel
+    // capped for 6 and 8 blocks per SM (40 and 32 registers: CUB's merge keeps 58% of the warps
+    // active against our 47% before the cap at 5).
+    using Keys = fast::Config<256, 1024, 17, 5, 2>;  // 4-byte keys (the shape of the last session)
+    using Pairs = fast::Config<256, 512, 11, 5>;     // 4-byte keys with 4-byte values
+    using Exec = fast::DeviceExecutor;
+    using Overlap = fast::OverlappingExecutor;
+    sweep_shape<Keys, NoValues, Exec>(arrays, flusher, " usual launch");
+    sweep_shape<Keys, NoValues, Overlap>(arrays, flusher, " PDL");
+    sweep_shape<fast::Config<256, 1024, 17, 6, 2>, NoValues, Exec>(arrays, flusher, " merge 6/SM");
+    sweep_shape<fast::Config<256, 1024, 17, 6, 2>, NoValues, Overlap>(arrays, flusher, " merge 6/SM PDL");
+    sweep_shape<fast::Config<256, 1024, 17, 8, 2>, NoValues, Overlap>(arrays, flusher, " merge 8/SM PDL");
+    sweep_shape<Keys, NoValues, Exec>(arrays, flusher, " usual launch, again");
+    sweep_shape<Pairs, PairValue, Exec>(arrays, flusher, " usual launch");
+    sweep_shape<Pairs, PairValue, Overlap>(arrays, flusher, " PDL");
+    sweep_shape<fast::Config<256, 512, 11, 6>, PairValue, Overlap>(arrays, flusher, " merge 6/SM PDL");
+    sweep_merge<Keys, Exec>(flusher, "usual launch");
+    sweep_merge<Keys, Overlap>(flusher, "PDL");
+    sweep_merge<fast::Config<256, 1024, 17, 6, 2>, Overlap>(flusher, "merge 6/SM PDL");
 #else
     sweep_shape<fast::Config<256, 512, 11, 5>, PairValue>(arrays, flusher);  // shipped for pairs
     sweep_shape<fast::Config<256, 512, 13, 4>, PairValue>(arrays, flusher);

@@ -57,20 +57,16 @@ using ShippedConfig = typename ShippedShape<sizeof(Key) + (kHasValues<Value> ? s
 // 0.4% at 2^28 (NOTES.md).
 template <class Key, class Less>
 void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less) {
-    using Cfg = ShippedConfig<Key, NoValues>;
-    if (fast::overlap_available())
-        fast::merge_with<Cfg, fast::OverlappingExecutor>(a, na, b, nb, c, splits, less);
-    else
-        fast::merge_with<Cfg, fast::DeviceExecutor>(a, na, b, nb, c, splits, less);
+    fast::with_fastest_executor([&](auto executor) {
+        fast::merge_with<ShippedConfig<Key, NoValues>, decltype(executor)>(a, na, b, nb, c, splits, less);
+    });
 }
 
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
-    using Cfg = ShippedConfig<Key, Value>;
-    if (fast::overlap_available())
-        fast::sort_with<Cfg, fast::OverlappingExecutor>(args, n, less);
-    else
-        fast::sort_with<Cfg, fast::DeviceExecutor>(args, n, less);
+    fast::with_fastest_executor([&](auto executor) {
+        fast::sort_with<ShippedConfig<Key, Value>, decltype(executor)>(args, n, less);
+    });
 }
 
 #define INSTANTIATE_FAST(Key, Less)                   \

@@ -480,6 +480,14 @@ inline bool overlap_available() {
     }();
     return available;
 }
+// Calls run(executor) with the OverlappingExecutor where it is available, else the usual one.
+template <class Run>
+void with_fastest_executor(Run run) {
+    if (overlap_available())
+        run(OverlappingExecutor{});
+    else
+        run(DeviceExecutor{});
+}
 
 // Merges every pair of `runs` (SortedRuns or TwoArrays) into out: partition, then one tile per block.
 template <class Cfg, class Exec, class Layout, class Key, class Value, class Less>

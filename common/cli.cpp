@@ -213,8 +213,7 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
         } else if (name == "seed") {
             const std::string v = take_value("an unsigned integer");
             if (!parse_u64(v, o.seed)) throw UsageError("option --seed: '" + v + "' is not an unsigned 64-bit integer");
-            // The results file stores numbers as JSON doubles: beyond 2^53 a seed would not replay.
-            if (o.seed > (std::uint64_t{1} << 53))
+            if (o.seed > kLargestSeed)
                 throw UsageError("option --seed: at most 2^53 = 9007199254740992, so the results file holds it exactly");
             o.seed_given = true;
         } else if (name == "json") {

@@ -15,6 +15,10 @@
 
 namespace pmpp {
 
+// The largest --seed: the results file stores numbers as JSON doubles, which hold integers
+// exactly up to 2^53, so a larger seed would not replay. Seeds the tests make stay below it too.
+constexpr std::uint64_t kLargestSeed = std::uint64_t{1} << 53;
+
 class UsageError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;

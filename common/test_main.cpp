@@ -3,6 +3,8 @@
 //   PMPP_TEST_COUNTS passed=P failed=F skipped=S
 #include "common/testing.h"
 
+#include "common/cli.h"  // kLargestSeed
+
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -22,8 +24,8 @@ std::uint64_t test_seed(std::uint64_t stream) {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
     const std::uint64_t h = std::hash<std::string>{}(name);  // only needs to be stable within a build
-    // Below 2^53, like every seed the harness's --seed accepts: tests pass these on command lines.
-    return derive_seed(derive_seed(suite_seed(), h), stream) & ((std::uint64_t{1} << 53) - 1);
+    // Accepted by the harness's --seed (at most kLargestSeed): tests pass these on command lines.
+    return derive_seed(derive_seed(suite_seed(), h), stream) & (kLargestSeed - 1);
 }
 
 const GpuProbe& gpu() {

@@ -99,6 +99,7 @@ TEST(CommandLine, AcceptsOnlyTheListedChoices) {
 }
 
 TEST(CommandLine, AcceptsSeedsUpTo2To53WhichTheResultsFileHoldsExactly) {
+    EXPECT_EQ(pmpp::kLargestSeed, std::uint64_t{1} << 53);
     EXPECT_EQ(parse({"--seed", "9007199254740992"}).seed, std::uint64_t{1} << 53);
     EXPECT_EQ(static_cast<std::uint64_t>(static_cast<double>(std::uint64_t{1} << 53)), std::uint64_t{1} << 53);
     EXPECT_THROW(parse({"--seed", "18446744073709551615"}), UsageError);

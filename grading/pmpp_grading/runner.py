@@ -369,8 +369,8 @@ def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings:
     ratios: List[float] = []
     wall = 0.0
     for attempt in range(1, tries + 1):
-        result, outs = _measure_performance(tree, ex, part, base + ("" if attempt == 1 else f".try{attempt}"),
-                                            settings, env, pictures_dir)
+        result, outs = _measure_performance(tree, ex, part, _try_base(base, attempt), settings, env,
+                                            pictures_dir)
         outcomes += outs
         wall += result.wall_s
         if result.status != scoring.PASSED:
@@ -387,6 +387,11 @@ def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings:
         best.message = (best.message + "; " if best.message else "") + (
             f"best of {len(ratios)} measurements (ratios {', '.join(f'{r:.2f}x' for r in ratios)})")
     return best, outcomes
+
+
+def _try_base(base: str, attempt: int) -> str:
+    """The path stem of a performance part's logs and results for measurement `attempt` (from 1)."""
+    return base if attempt == 1 else f"{base}.try{attempt}"
 
 
 def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, settings: Settings,
@@ -416,7 +421,7 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
     base = os.path.join(log_dir, slug(part.name))
     logs = [base + ".reference.log", base + ".log"]
     for attempt in range(2, 100):  # performance parts measured again (run_performance)
-        more = [base + f".try{attempt}.reference.log", base + f".try{attempt}.log"]
+        more = [_try_base(base, attempt) + ".reference.log", _try_base(base, attempt) + ".log"]
         if not any(os.path.isfile(l) for l in more):
             break
         logs += more

@@ -1,11 +1,19 @@
 // device_buffer.h: owning wrappers for device and pinned host memory, so an exception
 // (a failed check, a CUDA error) never leaks an allocation.
+//   DeviceBuffer<T>   device memory
+//   GuardedBuffer<T>  device memory with poisoned guard zones before and after it: every
+//                     buffer the harness hands to code it checks (outputs, scratch), so a write
+//                     past either end is caught and reported with its side and distance
+//   PinnedBuffer<T>   page-locked host memory
 #pragma once
 
+#include "common/check.h"
 #include "common/cuda_check.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -73,6 +81,113 @@ private:
     T* ptr_ = nullptr;
     std::size_t count_ = 0;
     std::size_t capacity_ = 0;
+};
+
+// The byte that fills guard zones: not the outputs' poison (0xFF), so a write of -1 or NaN past
+// the end is caught too; 0xA5A5A5A5 is neither a likely int nor a likely float.
+constexpr unsigned char kGuardByte = 0xA5;
+
+// Bytes of guard before and after a GuardedBuffer<T>: at least 256 (data() stays aligned to 256
+// bytes, like cudaMalloc's memory) and at least 1024 elements (a whole block of 1024 threads
+// writing one element each past the end lands inside the zone).
+template <typename T>
+constexpr std::size_t guard_bytes() {
+    const std::size_t want = std::max<std::size_t>(256, 1024 * sizeof(T));
+    return (want + 255) / 256 * 256;
+}
+
+// `count` elements of device memory between two guard zones. data() is what the code under
+// test receives; check_guards() tells whether it wrote outside [data(), data() + size()).
+template <typename T>
+class GuardedBuffer {
+public:
+    GuardedBuffer() : GuardedBuffer(0) {}
+    explicit GuardedBuffer(std::size_t count, std::string name = "the output") : name_(std::move(name)) {
+        resize(count);
+    }
+    GuardedBuffer(const GuardedBuffer&) = delete;
+    GuardedBuffer& operator=(const GuardedBuffer&) = delete;
+    GuardedBuffer(GuardedBuffer&&) noexcept = default;
+    GuardedBuffer& operator=(GuardedBuffer&&) noexcept = default;
+
+    // Reallocates only when growing; the guards are armed again at the new end.
+    void resize(std::size_t count) {
+        raw_.resize(kGuard + count * sizeof(T) + kGuard);
+        count_ = count;
+        arm_guards();
+    }
+    void set_name(std::string name) { name_ = std::move(name); }
+
+    T* data() { return reinterpret_cast<T*>(raw_.data() + kGuard); }
+    const T* data() const { return reinterpret_cast<const T*>(raw_.data() + kGuard); }
+    std::size_t size() const { return count_; }
+    std::size_t bytes() const { return count_ * sizeof(T); }
+
+    void upload(const T* host, std::size_t count) {
+        if (count != count_) resize(count);
+        if (count) PMPP_CUDA_CHECK(cudaMemcpy(data(), host, count * sizeof(T), cudaMemcpyHostToDevice));
+    }
+    void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+    // Device to device, from memory of the same size (restoring an input before a run).
+    void copy_from_device(const T* source) {
+        if (count_) PMPP_CUDA_CHECK(cudaMemcpy(data(), source, bytes(), cudaMemcpyDeviceToDevice));
+    }
+    void download(T* host, std::size_t count) const {
+        if (count) PMPP_CUDA_CHECK(cudaMemcpy(host, data(), count * sizeof(T), cudaMemcpyDeviceToHost));
+    }
+    std::vector<T> to_host() const {
+        std::vector<T> host(count_);
+        download(host.data(), count_);
+        return host;
+    }
+
+    // Fills the elements with `byte` (0xFF: NaN, -1) and arms both guards again: before each run.
+    void poison(unsigned char byte = 0xFF) {
+        if (count_) PMPP_CUDA_CHECK(cudaMemset(data(), byte, bytes()));
+        arm_guards();
+    }
+    void arm_guards() {
+        PMPP_CUDA_CHECK(cudaMemset(raw_.data(), kGuardByte, kGuard));
+        PMPP_CUDA_CHECK(cudaMemset(raw_.data() + kGuard + bytes(), kGuardByte, kGuard));
+    }
+
+    // Passes when both zones still hold kGuardByte; otherwise says which side and how far:
+    // "wrote 1 element past the end of z (z[1024])".
+    CheckResult check_guards() const {
+        std::vector<unsigned char> before(kGuard), after(kGuard);
+        PMPP_CUDA_CHECK(cudaMemcpy(before.data(), raw_.data(), kGuard, cudaMemcpyDeviceToHost));
+        PMPP_CUDA_CHECK(cudaMemcpy(after.data(), raw_.data() + kGuard + bytes(), kGuard, cudaMemcpyDeviceToHost));
+        std::size_t last_after = 0, first_before = kGuard;  // bytes: one past the farthest written
+        for (std::size_t i = 0; i < kGuard; ++i)
+            if (after[i] != kGuardByte) last_after = i + 1;
+        for (std::size_t i = 0; i < kGuard; ++i)
+            if (before[i] != kGuardByte) { first_before = i; break; }
+        std::string message;
+        auto elements = [](std::size_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
+        auto plural = [](std::size_t k) { return std::to_string(k) + (k == 1 ? " element" : " elements"); };
+        if (last_after > 0) {
+            const std::size_t k = elements(last_after);
+            message = "wrote " + plural(k) + " past the end of " + name_ + " (index " + std::to_string(count_) +
+                      (k > 1 ? " to " + std::to_string(count_ + k - 1) : "") + "; it has " + std::to_string(count_) +
+                      " elements)";
+        }
+        if (first_before < kGuard) {
+            const std::size_t k = elements(kGuard - first_before);
+            message += std::string(message.empty() ? "wrote " : "; and ") + plural(k) + " before the start of " +
+                       name_ + " (index -" + std::to_string(k) + (k > 1 ? " to -1" : "") + ")";
+        }
+        if (message.empty()) return CheckResult::pass(count_);
+        CheckResult r = CheckResult::fail(message);
+        r.hint = "a write outside the array: check the bound of every index (i < n, not i <= n) and the "
+                 "tail after the last full block";
+        return r;
+    }
+
+private:
+    static constexpr std::size_t kGuard = guard_bytes<T>();
+    DeviceBuffer<unsigned char> raw_;
+    std::size_t count_ = 0;
+    std::string name_;
 };
 
 // Page-locked host memory: the DMA engines read it directly, so host<->device copies run at

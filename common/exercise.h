@@ -75,7 +75,13 @@ struct Measurement {
     // Records the check of the timed runs' output.
     void record_check(const CheckResult& r) {
         correct = r.ok;
-        check_message = r.message;
+        check_message = r.report();
+    }
+    // Records a time_checked() measurement: its times, the check of every run, its note.
+    void record(const TimedResult& t) {
+        ms = t.ms;
+        record_check(t.check);
+        if (!t.note.empty()) note += (note.empty() ? "" : "; ") + t.note;
     }
 };
 

@@ -2,11 +2,13 @@
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/report.h"
 
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <vector>
 
 namespace pmpp {
@@ -29,13 +31,66 @@ public:
     Events() {
         PMPP_CUDA_CHECK(cudaEventCreate(&start));
         PMPP_CUDA_CHECK(cudaEventCreate(&stop));
+        PMPP_CUDA_CHECK(cudaEventCreate(&idle));
     }
     ~Events() {
         cudaEventDestroy(start);
         cudaEventDestroy(stop);
+        cudaEventDestroy(idle);
     }
-    cudaEvent_t start = nullptr, stop = nullptr;
+    Events(const Events&) = delete;
+    Events& operator=(const Events&) = delete;
+    cudaEvent_t start = nullptr, stop = nullptr, idle = nullptr;
 };
+
+float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
+    float ms = 0;
+    PMPP_CUDA_CHECK(cudaEventElapsedTime(&ms, from, to));
+    return ms;
+}
+
+// After the stop event: wait until the whole device is idle, then stamp an `idle` event. On an
+// idle device the gap stop -> idle is the host's round trip (a few microseconds); a longer gap
+// means work of the call was still running on a stream the events do not see.
+float tail_after_stop(Events& ev, cudaStream_t stream) {
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    PMPP_CUDA_CHECK(cudaEventRecord(ev.idle, stream));
+    PMPP_CUDA_CHECK(cudaEventSynchronize(ev.idle));
+    return elapsed_ms(ev.stop, ev.idle);
+}
+
+// The longest stop -> idle gap an idle device shows on this machine, measured once per
+// process: the median of 41 round trips plus a margin for the host's jitter.
+double idle_tail_bound_ms(cudaStream_t stream) {
+    static double bound = -1;
+    if (bound >= 0) return bound;
+    Events ev;
+    std::vector<double> tails;
+    for (int i = 0; i < 41; ++i) {
+        PMPP_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
+        tails.push_back(tail_after_stop(ev, stream));
+    }
+    const Stats s = summarize(tails);
+    bound = s.median + std::max(0.02, 3 * (s.p90 - s.median));
+    return bound;
+}
+
+// One timed run: start event, the call, stop event, then the device drained. Returns the run's
+// time: start -> stop, or start -> idle when the call's work outlived the stop event.
+double timed_run(Events& ev, const std::function<void()>& run, cudaStream_t stream, double tail_bound, bool& late) {
+    PMPP_CUDA_CHECK(cudaEventRecord(ev.start, stream));
+    run();
+    PMPP_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
+    const float tail = tail_after_stop(ev, stream);
+    late = tail > tail_bound;
+    return late ? elapsed_ms(ev.start, ev.idle) : elapsed_ms(ev.start, ev.stop);
+}
+
+std::string late_note(int late, int repeats) {
+    return format("in %d of %d timed runs work of the call was still running after it returned (another "
+                  "stream): those runs are timed until the device was idle",
+                  late, repeats);
+}
 
 }  // namespace
 
@@ -64,30 +119,46 @@ void L2Flusher::flush(cudaStream_t stream) {
     PMPP_CHECK_LAUNCH();
 }
 
+TimedResult time_checked(const TimingOptions& opts, L2Flusher* flusher, const TimedCall& call, cudaStream_t stream) {
+    if (!call.run) throw std::logic_error("time_checked: no call to time");
+    const double tail_bound = idle_tail_bound_ms(stream);
+    Events ev;
+    TimedResult result;
+    const int repeats = std::max(opts.repeats, 1);
+    auto verify = [&](const std::string& which) {
+        ++result.runs_checked;
+        if (!call.verify) return true;
+        CheckResult r = call.verify();
+        if (r.ok) return true;
+        r.message = which + ": " + r.message;
+        result.check = r;
+        return false;
+    };
+    for (int i = 0; i < opts.warmup; ++i) {
+        if (call.prepare) call.prepare();
+        call.run();
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+        if (!verify(format("warm-up run %d of %d", i + 1, opts.warmup))) return result;
+    }
+    std::vector<double> samples;
+    samples.reserve(static_cast<std::size_t>(repeats));
+    for (int i = 0; i < repeats; ++i) {
+        if (call.prepare) call.prepare();
+        if (opts.flush_l2 && flusher != nullptr) flusher->flush(stream);
+        bool late = false;
+        samples.push_back(timed_run(ev, call.run, stream, tail_bound, late));
+        result.late_runs += late;
+        if (!verify(format("timed run %d of %d", i + 1, repeats))) break;
+    }
+    result.ms = summarize(std::move(samples));
+    // One slow round trip of the host is noise; most runs late is work on another stream.
+    if (result.late_runs * 4 > repeats) result.note = late_note(result.late_runs, repeats);
+    return result;
+}
+
 Stats time_device(const TimingOptions& opts, L2Flusher* flusher, const std::function<void()>& run,
                   const std::function<void()>& prepare, cudaStream_t stream) {
-    Events ev;
-    for (int i = 0; i < opts.warmup; ++i) {
-        if (prepare) prepare();
-        run();
-    }
-    PMPP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> samples;
-    samples.reserve(static_cast<std::size_t>(std::max(opts.repeats, 1)));
-    for (int i = 0; i < std::max(opts.repeats, 1); ++i) {
-        if (prepare) prepare();
-        if (opts.flush_l2 && flusher != nullptr) flusher->flush(stream);
-        PMPP_CUDA_CHECK(cudaEventRecord(ev.start, stream));
-        run();
-        PMPP_CUDA_CHECK(cudaEventRecord(ev.stop, stream));
-        PMPP_CUDA_CHECK(cudaEventSynchronize(ev.stop));
-        float ms = 0;
-        PMPP_CUDA_CHECK(cudaEventElapsedTime(&ms, ev.start, ev.stop));
-        samples.push_back(ms);
-    }
-    // Errors raised inside the timed kernels surface here at the latest.
-    PMPP_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return summarize(std::move(samples));
+    return time_checked(opts, flusher, TimedCall{prepare, run, {}}, stream).ms;
 }
 
 Stats time_host(const TimingOptions& opts, const std::function<void()>& run, const std::function<void()>& prepare) {
@@ -95,12 +166,15 @@ Stats time_host(const TimingOptions& opts, const std::function<void()>& run, con
     for (int i = 0; i < opts.warmup; ++i) {
         if (prepare) prepare();
         run();
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     }
     std::vector<double> samples;
     for (int i = 0; i < std::max(opts.repeats, 1); ++i) {
         if (prepare) prepare();
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         const auto t0 = clock::now();
         run();
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());  // GPU work the function left running counts
         const auto t1 = clock::now();
         samples.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
     }

@@ -5,15 +5,23 @@
 //    small input is not served from cache (reading, not writing: written lines would be
 //    evicted, and paid for, inside the next timed region);
 //  - inputs that the call consumes restored, untimed, before each repeat;
+//  - every run, warm-up or timed, ends only when the whole device is idle: work the call left
+//    running on any stream finishes before the next run starts, and counts in the run's time
+//    (a call that returns while its kernels still run on a stream of its own is timed until
+//    they end, not until it returned);
+//  - with time_checked(), the outputs poisoned before every run and checked after every run,
+//    outside the timed region: one wrong run makes the measurement wrong;
 //  - the median and spread over the repeats.
 #pragma once
 
+#include "common/check.h"
 #include "common/stats.h"
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace pmpp {
 
@@ -39,11 +47,39 @@ private:
 };
 
 // Times `run` with events on `stream`. `prepare` (optional) runs before each repeat, untimed.
+// Each run is followed by cudaDeviceSynchronize(); when the device was still busy after the
+// stop event (work on another stream), the sample runs until the device was idle.
 // Any CUDA error inside throws CudaError.
 Stats time_device(const TimingOptions& opts, L2Flusher* flusher, const std::function<void()>& run,
                   const std::function<void()>& prepare = {}, cudaStream_t stream = 0);
 
-// Times a host function (which must be synchronous if it uses the GPU) with a steady clock.
+// One call to time, as the harness hands it to code it does not trust (the student's slot):
+//   prepare  untimed, before every warm-up and every timed run: poison the outputs (and their
+//            guard zones), restore the inputs the call consumes;
+//   run      the call;
+//   verify   untimed, after every run, once the device is idle: is the output right (compare
+//            on the device with the expected output), are the guard zones intact?
+struct TimedCall {
+    std::function<void()> prepare;
+    std::function<void()> run;
+    std::function<CheckResult()> verify;
+};
+
+struct TimedResult {
+    Stats ms;
+    CheckResult check = CheckResult::pass(0);  // the first wrong run's result, else a pass
+    int runs_checked = 0;                      // warm-ups and timed runs verified
+    int late_runs = 0;                         // timed runs whose work outlived the stop event
+    std::string note;                          // why, when late_runs > 0
+};
+
+// time_device with a verify after every run. Timing stops at the first wrong run, whose
+// message names it ("timed run 3 of 20: ..."). A call without verify is a programming error.
+TimedResult time_checked(const TimingOptions& opts, L2Flusher* flusher, const TimedCall& call,
+                         cudaStream_t stream = 0);
+
+// Times a host function with a steady clock; the device is synchronized inside the timed
+// region, so GPU work the function leaves running counts.
 Stats time_host(const TimingOptions& opts, const std::function<void()>& run,
                 const std::function<void()>& prepare = {});
 

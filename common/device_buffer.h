@@ -98,11 +98,16 @@ constexpr std::size_t guard_bytes() {
 
 // `count` elements of device memory between two guard zones. data() is what the code under
 // test receives; check_guards() tells whether it wrote outside [data(), data() + size()).
+// `min_guard_elements` widens both zones where one wrong index reaches further than a block
+// (a whole row of an image, a sort's padding to a power of two), so such a write stays inside
+// the zone and is reported, instead of landing in another allocation.
 template <typename T>
 class GuardedBuffer {
 public:
     GuardedBuffer() : GuardedBuffer(0) {}
-    explicit GuardedBuffer(std::size_t count, std::string name = "the output") : name_(std::move(name)) {
+    explicit GuardedBuffer(std::size_t count, std::string name = "the output", std::size_t min_guard_elements = 0)
+        : guard_(std::max(guard_bytes<T>(), (min_guard_elements * sizeof(T) + 255) / 256 * 256)),
+          name_(std::move(name)) {
         resize(count);
     }
     GuardedBuffer(const GuardedBuffer&) = delete;
@@ -112,14 +117,14 @@ public:
 
     // Reallocates only when growing; the guards are armed again at the new end.
     void resize(std::size_t count) {
-        raw_.resize(kGuard + count * sizeof(T) + kGuard);
+        raw_.resize(guard_ + count * sizeof(T) + guard_);
         count_ = count;
         arm_guards();
     }
     void set_name(std::string name) { name_ = std::move(name); }
 
-    T* data() { return reinterpret_cast<T*>(raw_.data() + kGuard); }
-    const T* data() const { return reinterpret_cast<const T*>(raw_.data() + kGuard); }
+    T* data() { return reinterpret_cast<T*>(raw_.data() + guard_); }
+    const T* data() const { return reinterpret_cast<const T*>(raw_.data() + guard_); }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
 
@@ -147,32 +152,33 @@ public:
         arm_guards();
     }
     void arm_guards() {
-        PMPP_CUDA_CHECK(cudaMemset(raw_.data(), kGuardByte, kGuard));
-        PMPP_CUDA_CHECK(cudaMemset(raw_.data() + kGuard + bytes(), kGuardByte, kGuard));
+        PMPP_CUDA_CHECK(cudaMemset(raw_.data(), kGuardByte, guard_));
+        PMPP_CUDA_CHECK(cudaMemset(raw_.data() + guard_ + bytes(), kGuardByte, guard_));
     }
 
     // Passes when both zones still hold kGuardByte; otherwise says which side and how far:
     // "wrote 1 element past the end of z (z[1024])".
     CheckResult check_guards() const {
-        std::vector<unsigned char> before(kGuard), after(kGuard);
-        PMPP_CUDA_CHECK(cudaMemcpy(before.data(), raw_.data(), kGuard, cudaMemcpyDeviceToHost));
-        PMPP_CUDA_CHECK(cudaMemcpy(after.data(), raw_.data() + kGuard + bytes(), kGuard, cudaMemcpyDeviceToHost));
-        std::size_t last_after = 0, first_before = kGuard;  // bytes: one past the farthest written
-        for (std::size_t i = 0; i < kGuard; ++i)
+        std::vector<unsigned char> before(guard_), after(guard_);
+        PMPP_CUDA_CHECK(cudaMemcpy(before.data(), raw_.data(), guard_, cudaMemcpyDeviceToHost));
+        PMPP_CUDA_CHECK(cudaMemcpy(after.data(), raw_.data() + guard_ + bytes(), guard_, cudaMemcpyDeviceToHost));
+        std::size_t last_after = 0, first_before = guard_;  // bytes: one past the farthest written
+        for (std::size_t i = 0; i < guard_; ++i)
             if (after[i] != kGuardByte) last_after = i + 1;
-        for (std::size_t i = 0; i < kGuard; ++i)
+        for (std::size_t i = 0; i < guard_; ++i)
             if (before[i] != kGuardByte) { first_before = i; break; }
         std::string message;
         auto elements = [](std::size_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
-        auto plural = [](std::size_t k) { return std::to_string(k) + (k == 1 ? " element" : " elements"); };
+        const char* unit = sizeof(T) == 1 ? " byte" : " element";  // scratch of unsigned char
+        auto plural = [unit](std::size_t k) { return std::to_string(k) + unit + (k == 1 ? "" : "s"); };
         if (last_after > 0) {
             const std::size_t k = elements(last_after);
             message = "wrote " + plural(k) + " past the end of " + name_ + " (index " + std::to_string(count_) +
                       (k > 1 ? " to " + std::to_string(count_ + k - 1) : "") + "; it has " + std::to_string(count_) +
                       " elements)";
         }
-        if (first_before < kGuard) {
-            const std::size_t k = elements(kGuard - first_before);
+        if (first_before < guard_) {
+            const std::size_t k = elements(guard_ - first_before);
             message += std::string(message.empty() ? "wrote " : "; and ") + plural(k) + " before the start of " +
                        name_ + " (index -" + std::to_string(k) + (k > 1 ? " to -1" : "") + ")";
         }
@@ -184,7 +190,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t kGuard = guard_bytes<T>();
+    std::size_t guard_;  // bytes in each zone
     DeviceBuffer<unsigned char> raw_;
     std::size_t count_ = 0;
     std::string name_;

@@ -1,9 +1,14 @@
 // scan_harness.cu: inputs, the check and the benchmark of exercise 02.
+//
+// What a scan may write, `out` (also the input, in place) and the workspace, lies between guard
+// zones; both are poisoned before every run and checked after every run, by one rule
+// (verify_run): the check's one run, and every warm-up and timed run of the benchmark.
 #include "scan_harness.h"
 #include "scan_inputs.h"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_check.cuh"
 
 #include <algorithm>
 #include <vector>
@@ -29,17 +34,29 @@ std::vector<int> expected_scan(const std::vector<int>& in) {
     return out;
 }
 
+// The check of one run: the guard zones of out and of the workspace (a write past either end),
+// then out against `expected` (a device array of out.size() ints), exactly, on the device.
+CheckResult verify_run(const int* expected, const GuardedBuffer<int>& out, const GuardedBuffer<unsigned char>& workspace) {
+    CheckResult r = out.check_guards();
+    if (!r.ok) return r;
+    r = workspace.check_guards();
+    if (!r.ok) return r;
+    return compare_exact_on_device(expected, out.data(), out.size());
+}
+
 }  // namespace
 
 CheckResult check_case(const ScanImpl& impl, const Case& c, std::uint64_t seed) {
     const auto kind = static_cast<scan_inputs::Kind>(c.variant & scan_inputs::kKindMask);
     const bool in_place = (c.variant & kInPlace) != 0;
     const std::vector<int> input = scan_inputs::make(c.n, kind, seed);
-    const std::vector<int> expected = expected_scan(input);
+    DeviceBuffer<int> expected;
+    expected.upload(expected_scan(input));
 
-    DeviceBuffer<unsigned char> workspace(impl.workspace_bytes(c.n));
+    GuardedBuffer<unsigned char> workspace(impl.workspace_bytes(c.n), "the workspace");
     workspace.poison();  // an implementation must not rely on zeroed scratch memory
-    DeviceBuffer<int> in, out(c.n);
+    DeviceBuffer<int> in;
+    GuardedBuffer<int> out(c.n, "out");  // in place, it holds the input too
     if (in_place) {
         out.upload(input);
     } else {
@@ -48,10 +65,31 @@ CheckResult check_case(const ScanImpl& impl, const Case& c, std::uint64_t seed) 
     }
     impl.run(in_place ? out.data() : in.data(), out.data(), c.n, workspace.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    CheckResult r = compare_exact(expected, out.to_host());
+    CheckResult r = verify_run(expected.data(), out, workspace);
     if (!r.ok || in_place) return r;
     if (!compare_exact(input, in.to_host()).ok) return CheckResult::fail("the input was modified by an out-of-place scan");
     return r;
+}
+
+Measurement bench_impl(const ScanImpl& fn, std::size_t n, BenchContext& ctx) {
+    const std::vector<int> input = scan_inputs::make(n, scan_inputs::kFullRange, ctx.seed);
+    Measurement m;
+    m.bytes = 8.0 * static_cast<double>(n);  // read n ints, write n ints
+    m.items = static_cast<double>(n);
+    DeviceBuffer<int> in, expected;
+    in.upload(input);
+    expected.upload(expected_scan(input));  // once, outside the timed region: every run is compared with it
+    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
+    GuardedBuffer<int> out(n, "out");
+    TimedCall call;
+    call.prepare = [&] {
+        out.poison();
+        workspace.poison();  // as in the check: nothing left from the run before
+    };
+    call.run = [&] { fn.run(in.data(), out.data(), n, workspace.data()); };
+    call.verify = [&] { return verify_run(expected.data(), out, workspace); };
+    m.record(time_checked(ctx.timing, &ctx.flusher, call));
+    return m;
 }
 
 namespace {
@@ -65,26 +103,14 @@ std::vector<Case> scan_cases(const Options&) {
 }
 
 std::vector<Measurement> scan_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    if (impl.kind != ImplKind::Cpu) return {bench_impl(impl_by_name(impl.name), n, ctx)};
     const std::vector<int> input = scan_inputs::make(n, scan_inputs::kFullRange, ctx.seed);
-    const std::vector<int> expected = expected_scan(input);
+    std::vector<int> out(n);
     Measurement m;
-    m.bytes = 8.0 * static_cast<double>(n);  // read n ints, write n ints
+    m.bytes = 8.0 * static_cast<double>(n);
     m.items = static_cast<double>(n);
-    if (impl.kind == ImplKind::Cpu) {
-        std::vector<int> out(n);
-        const TimingOptions t = ctx.slow_timing();
-        m.ms = time_host(t, [&] { exclusive_scan_cpu(input.data(), out.data(), n); });
-        m.note = "one CPU thread, for scale";
-        return {m};
-    }
-    const ScanImpl fn = impl_by_name(impl.name);
-    DeviceBuffer<unsigned char> workspace(fn.workspace_bytes(n));
-    DeviceBuffer<int> in, out(n);
-    in.upload(input);
-    out.poison();
-    m.ms = time_device(ctx.timing, &ctx.flusher, [&] { fn.run(in.data(), out.data(), n, workspace.data()); });
-    const CheckResult r = compare_exact(expected, out.to_host());
-    m.record_check(r);
+    m.ms = time_host(ctx.slow_timing(), [&] { exclusive_scan_cpu(input.data(), out.data(), n); });
+    m.note = "one CPU thread, for scale";
     return {m};
 }
 
@@ -111,8 +137,9 @@ ExerciseDef exercise() {
         return check_case(impl_by_name(impl.name), c, seed);
     };
     def.bench = scan_bench;
-    // in + out + the largest workspace (Blelloch: the next power of two, up to 2n).
-    def.device_bytes = [](std::size_t n) { return 16.0 * static_cast<double>(n) + (1 << 20); };
+    // in + out + the expected out the benchmark compares every run with + the largest workspace
+    // (Blelloch: the next power of two, up to 2n); guard zones are a few KiB.
+    def.device_bytes = [](std::size_t n) { return 20.0 * static_cast<double>(n) + (1 << 20); };
     return def;
 }
 

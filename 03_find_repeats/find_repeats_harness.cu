@@ -1,10 +1,15 @@
 // find_repeats_harness.cu: inputs, the check and the benchmark of exercise 03.
+//
+// What an implementation may write, `indices` and the workspace, lies between guard zones; both
+// are poisoned before every run and checked after every run by one rule (verify_run): the
+// check's one run, and every warm-up and timed run of the benchmark.
 #include "find_repeats_harness.h"
 
 #include "../02_scan/scan_inputs.h"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_check.cuh"
 
 #include <algorithm>
 #include <vector>
@@ -23,24 +28,27 @@ RepeatsImpl impl_by_name(const std::string& name) {
 
 namespace {
 
+// What a right run leaves: the count it returns, and the whole of `indices` (n entries): the
+// count indices, ascending, then the poison (-1) in every entry past the count.
 struct Expected {
-    std::vector<int> indices;  // exactly count entries
+    std::size_t count = 0;
+    std::vector<int> output;
 };
 
 Expected expected_repeats(const std::vector<int>& a) {
     Expected e;
-    e.indices.resize(a.size());
-    e.indices.resize(find_repeats_cpu(a.data(), a.size(), e.indices.data()));
+    e.output.assign(a.size(), -1);  // the poison: all bytes 0xFF
+    e.count = find_repeats_cpu(a.data(), a.size(), e.output.data());
     return e;
 }
 
-// Compares the returned count and the output buffer (room for n) with the expected indices.
-CheckResult compare_output(const Expected& e, std::size_t count, const std::vector<int>& out) {
-    if (count != e.indices.size())
-        return CheckResult::fail("count: expected " + std::to_string(e.indices.size()) + ", got " + std::to_string(count));
-    CheckResult r = compare_exact(e.indices.data(), out.data(), count);
+// The report of a wrong `indices` (host copy of all n entries): the first wrong indices, the
+// order hint, or the first entry written past the count.
+CheckResult compare_indices(const Expected& e, const std::vector<int>& out) {
+    const std::size_t count = e.count;
+    CheckResult r = compare_exact(e.output.data(), out.data(), count);
     if (!r.ok) {
-        if (std::is_permutation(e.indices.begin(), e.indices.end(), out.begin()))
+        if (std::is_permutation(e.output.begin(), e.output.begin() + static_cast<std::ptrdiff_t>(count), out.begin()))
             r.hint = "the right indices in the wrong order: the output must be ascending";
         return r;
     }
@@ -48,7 +56,23 @@ CheckResult compare_output(const Expected& e, std::size_t count, const std::vect
         if (out[i] != -1)
             return CheckResult::fail("indices[" + std::to_string(i) + "] = " + std::to_string(out[i]) +
                                      " was written, past the count " + std::to_string(count));
-    return r;
+    return CheckResult::pass(out.size());
+}
+
+// The check of one run: the guard zones of indices and of the workspace, the returned count,
+// then all n entries of indices against `expected_output` (Expected::output on the device) on
+// the device; only a failure copies indices back, for compare_indices's report.
+CheckResult verify_run(const Expected& e, const int* expected_output, std::size_t count, const GuardedBuffer<int>& indices,
+                       const GuardedBuffer<unsigned char>& workspace) {
+    CheckResult r = indices.check_guards();
+    if (!r.ok) return r;
+    r = workspace.check_guards();
+    if (!r.ok) return r;
+    if (count != e.count)
+        return CheckResult::fail("count: expected " + std::to_string(e.count) + ", got " + std::to_string(count));
+    if (count_differences_on_device(expected_output, indices.data(), indices.size()) == 0)
+        return CheckResult::pass(indices.size());
+    return compare_indices(e, indices.to_host());
 }
 
 }  // namespace
@@ -57,44 +81,57 @@ CheckResult check_case(const RepeatsImpl& impl, const Case& c, std::uint64_t see
     const auto kind = static_cast<scan_inputs::Kind>(c.variant & scan_inputs::kKindMask);
     const std::vector<int> input = scan_inputs::make(c.n, kind, seed);
     const Expected expected = expected_repeats(input);
-    DeviceBuffer<unsigned char> workspace(impl.workspace_bytes(c.n));
-    workspace.poison();
-    DeviceBuffer<int> a, indices(c.n);
+    DeviceBuffer<int> a, expected_output;
     a.upload(input);
+    expected_output.upload(expected.output);
+    GuardedBuffer<unsigned char> workspace(impl.workspace_bytes(c.n), "the workspace");
+    GuardedBuffer<int> indices(c.n, "indices");
+    workspace.poison();
     indices.poison();
     const std::size_t count = impl.run(a.data(), c.n, indices.data(), workspace.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    CheckResult r = compare_output(expected, count, indices.to_host());
+    CheckResult r = verify_run(expected, expected_output.data(), count, indices, workspace);
     if (!r.ok) return r;
     if (!compare_exact(input, a.to_host()).ok) return CheckResult::fail("the input was modified");
     return r;
 }
 
-namespace {
-
-std::vector<Measurement> repeats_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+Measurement bench_impl(const RepeatsImpl& fn, std::size_t n, BenchContext& ctx) {
     const std::vector<int> input = scan_inputs::make(n, scan_inputs::kSmallValues, ctx.seed);
     const Expected expected = expected_repeats(input);
     Measurement m;
     // The fewest bytes: read a once, write the indices.
-    m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(expected.indices.size());
+    m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(expected.count);
     m.items = static_cast<double>(n);
-    if (impl.kind == ImplKind::Cpu) {
-        std::vector<int> out(n);
-        const TimingOptions t = ctx.slow_timing();
-        m.ms = time_host(t, [&] { find_repeats_cpu(input.data(), n, out.data()); });
-        m.note = "one CPU thread, for scale";
-        return {m};
-    }
-    const RepeatsImpl fn = impl_by_name(impl.name);
-    DeviceBuffer<unsigned char> workspace(fn.workspace_bytes(n));
-    DeviceBuffer<int> a, indices(n);
+    DeviceBuffer<int> a, expected_output;
     a.upload(input);
+    expected_output.upload(expected.output);  // once, outside the timed region: every run is compared with it
+    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
+    GuardedBuffer<int> indices(n, "indices");
     std::size_t count = 0;
-    m.ms = time_device(ctx.timing, &ctx.flusher, [&] { count = fn.run(a.data(), n, indices.data(), workspace.data()); },
-                       [&] { indices.poison(); });
-    const CheckResult r = compare_output(expected, count, indices.to_host());
-    m.record_check(r);
+    TimedCall call;
+    call.prepare = [&] {
+        indices.poison();
+        workspace.poison();  // as in the check: nothing left from the run before
+    };
+    call.run = [&] { count = fn.run(a.data(), n, indices.data(), workspace.data()); };
+    call.verify = [&] { return verify_run(expected, expected_output.data(), count, indices, workspace); };
+    m.record(time_checked(ctx.timing, &ctx.flusher, call));
+    return m;
+}
+
+namespace {
+
+std::vector<Measurement> repeats_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    if (impl.kind != ImplKind::Cpu) return {bench_impl(impl_by_name(impl.name), n, ctx)};
+    const std::vector<int> input = scan_inputs::make(n, scan_inputs::kSmallValues, ctx.seed);
+    std::vector<int> out(n);
+    std::size_t count = 0;
+    Measurement m;
+    m.ms = time_host(ctx.slow_timing(), [&] { count = find_repeats_cpu(input.data(), n, out.data()); });
+    m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(count);
+    m.items = static_cast<double>(n);
+    m.note = "one CPU thread, for scale";
     return {m};
 }
 
@@ -120,8 +157,9 @@ ExerciseDef exercise() {
         return check_case(impl_by_name(impl.name), c, seed);
     };
     def.bench = repeats_bench;
-    // a + indices + the largest workspace (the student's Blelloch: places plus up to 2n).
-    def.device_bytes = [](std::size_t n) { return 20.0 * static_cast<double>(n) + (1 << 20); };
+    // a + indices + the expected indices the benchmark compares every run with + the largest
+    // workspace (the student's Blelloch: places plus up to 2n); guard zones are a few KiB.
+    def.device_bytes = [](std::size_t n) { return 24.0 * static_cast<double>(n) + (1 << 20); };
     return def;
 }
 

@@ -26,6 +26,16 @@ saxpy::SaxpyImpl device_only(void (*fn)(std::size_t, float, const float*, const 
     return impl;
 }
 
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
+struct BenchFixture {
+    Options opts;
+    L2Flusher flusher;
+    DeviceSummary device = describe_device();
+    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
+};
+
 }  // namespace
 
 // ---- host: the case list itself ----------------------------------------------------------
@@ -55,6 +65,25 @@ TEST(SaxpyCpu, ComputesAxPlusY) {
     EXPECT_EQ(z[0], 2.25f);
     EXPECT_EQ(z[1], -3.0f);
     EXPECT_EQ(z[2], 0.0f);
+}
+
+TEST(SaxpyHostGuards, ReportWritesPastTheEndAndBeforeTheStartOfHostZWithSideAndDistance) {
+    saxpy::GuardedHostArray z(10, /*pinned=*/false, "z");
+    EXPECT_TRUE(z.check_guards().ok);
+    EXPECT_TRUE(is_poison(z.data()[0]) && is_poison(z.data()[9]));
+    z.data()[10] = 0.5f;
+    CheckResult r = z.check_guards();
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.message, "wrote 1 element past the end of z (index 10; it has 10 elements), in host memory");
+    z.poison();  // re-arms the zones
+    EXPECT_TRUE(z.check_guards().ok);
+    z.data()[12] = 0.0f;
+    z.data()[-1] = 0.0f;
+    r = z.check_guards();
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.message,
+              "wrote 3 elements past the end of z (index 10 to 12; it has 10 elements); and 1 element before the start of z "
+              "(index -1), in host memory");
 }
 
 // ---- device: every reference equals the CPU ----------------------------------------------
@@ -160,6 +189,81 @@ TEST(SaxpyCheck, RejectsAFromHostFunctionThatNeverCopiesBack) {
         ASSERT_FALSE(r.ok);
         EXPECT_EQ(r.mismatches, 300u);
     }
+}
+
+TEST(SaxpyCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfZ) {
+    PMPP_REQUIRE_GPU();
+    // 257: thread n is in the last block's spare threads; 256 and 2^20: in the block the grid
+    // n / 256 + 1 adds. The values are right: only the guard zone after z sees the mistake.
+    for (std::size_t n : {std::size_t{257}, std::size_t{256}, std::size_t{1} << 20}) {
+        const CheckResult r = saxpy::check_case(device_only(wrong::bound_includes_n), uniform_case(n), pmpp::testing::test_seed(n));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index " + std::to_string(n) + ";")) << r.report();
+    }
+    const CheckResult misaligned =
+        saxpy::check_case(device_only(wrong::bound_includes_n), uniform_case(255, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
+    ASSERT_FALSE(misaligned.ok);
+    EXPECT_TRUE(contains(misaligned.message, "wrote 1 element past the end of z")) << misaligned.report();
+}
+
+TEST(SaxpyCheck, RejectsAStoreBeforeTheStartOfZAlignedOrMisaligned) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult aligned =
+        saxpy::check_case(device_only(wrong::stores_one_place_early), uniform_case(1000), pmpp::testing::test_seed());
+    ASSERT_FALSE(aligned.ok);
+    EXPECT_TRUE(contains(aligned.message, "wrote 1 element before the start of z (index -1)")) << aligned.report();
+    // Misaligned, z[-1] is inside the allocation, in the offset the harness keeps poisoned.
+    const CheckResult misaligned = saxpy::check_case(device_only(wrong::stores_one_place_early),
+                                                     uniform_case(1000, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
+    ASSERT_FALSE(misaligned.ok);
+    EXPECT_TRUE(contains(misaligned.message, "wrote z[-1], before the start of z")) << misaligned.report();
+}
+
+TEST(SaxpyCheck, RejectsAFromHostFunctionThatCopiesOneFloatTooManyIntoHostZ) {
+    PMPP_REQUIRE_GPU();
+    saxpy::SaxpyImpl impl;
+    impl.from_host = wrong::from_host_copies_one_too_many;
+    for (int variant : {saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
+        const CheckResult r = saxpy::check_case(impl, uniform_case(257, variant), pmpp::testing::test_seed(variant));
+        ASSERT_FALSE(r.ok) << "variant " << variant;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index 257;")) << r.report();
+    }
+}
+
+// ---- device: the benchmark checks every run ------------------------------------------------
+
+TEST(SaxpyBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepeat) {
+    PMPP_REQUIRE_GPU();
+    saxpy::SaxpyImpl memo;
+    memo.device = wrong::returns_at_once_on_repeated_arguments;
+    memo.from_host = wrong::from_host_returns_at_once_on_repeated_arguments;
+    // The check calls it once per case, with fresh memory: it passes...
+    for (int variant : {saxpy::kAligned, saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
+        const CheckResult r = saxpy::check_case(memo, uniform_case(4097, variant), pmpp::testing::test_seed(variant));
+        EXPECT_TRUE(r.ok) << "variant " << variant << ": " << r.report();
+    }
+    // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
+    BenchFixture bench;
+    const Impl student{"student", ImplKind::Student, ""};
+    const std::vector<Measurement> rows = saxpy::bench_impl(student, memo, std::size_t{1} << 16, bench.ctx);
+    ASSERT_EQ(rows.size(), 3u);  // the kernel, then from pageable and pinned host memory
+    for (const Measurement& row : rows) {
+        EXPECT_FALSE(row.correct) << row.label;
+        EXPECT_TRUE(contains(row.check_message, "still hold the poison")) << row.check_message;
+    }
+    EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 2 of 2: ")) << rows[0].check_message;
+    for (std::size_t i : {1, 2})  // end to end: one warm-up, so the first timed run repeats the call
+        EXPECT_TRUE(contains(rows[i].check_message, "timed run 1 of 5: ")) << rows[i].label << ": " << rows[i].check_message;
+}
+
+TEST(SaxpyBench, MarksWrongAKernelThatWritesPastTheEndOfZ) {
+    PMPP_REQUIRE_GPU();
+    BenchFixture bench;
+    const Impl student{"student", ImplKind::Student, ""};
+    const auto rows = saxpy::bench_impl(student, device_only(wrong::bound_includes_n), 4097, bench.ctx);
+    ASSERT_EQ(rows.size(), 1u);  // no from-host function: no end-to-end rows
+    EXPECT_FALSE(rows[0].correct);
+    EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 1 of 2: wrote 1 element past the end of z")) << rows[0].check_message;
 }
 
 // ---- device: the whole harness, as `make run` uses it --------------------------------------

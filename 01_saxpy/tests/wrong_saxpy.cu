@@ -1,5 +1,7 @@
 #include "wrong_saxpy.h"
 
+#include "../saxpy.h"
+
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 
@@ -48,6 +50,33 @@ __global__ void float4_no_tail(std::size_t n4, float a, const float4* x, const f
     }
 }
 
+// `if (i <= n)`: thread n exists (n / 256 + 1 blocks) and stores z[n]. Its reads are clamped to
+// x[n - 1], y[n - 1], so that the store past the end is the only access outside the arrays.
+__global__ void bound_includes_n_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i <= n) {
+        const std::size_t j = i < n ? i : n - 1;
+        z[i] = a * x[j] + y[j];
+    }
+}
+
+// Thread i stores into z[i - 1] (signed): thread 0 writes z[-1], and z[n - 1] is never written.
+__global__ void stores_one_place_early_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+    if (i < static_cast<long long>(n)) z[i - 1] = a * x[i] + y[i];
+}
+
+struct LastCall {
+    const float* x = nullptr;
+    const float* y = nullptr;
+    float* z = nullptr;
+    std::size_t n = 0;
+    bool valid = false;
+    bool repeats(std::size_t n_, const float* x_, const float* y_, const float* z_) const {
+        return valid && n == n_ && x == x_ && y == y_ && z == z_;
+    }
+};
+
 }  // namespace
 
 namespace wrong {
@@ -77,6 +106,45 @@ void from_host_never_copies_back(std::size_t n, float a, const float* x, const f
     dy.upload(y, n);
     skips_last_element(n, a, dx.data(), dy.data(), dz.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace wrong
+
+namespace wrong {
+
+void bound_includes_n(std::size_t n, float a, const float* x, const float* y, float* z) {
+    if (n == 0) return;  // the clamped read needs an element
+    bound_includes_n_kernel<<<static_cast<unsigned>(n / 256 + 1), 256>>>(n, a, x, y, z);
+    PMPP_CHECK_LAUNCH();
+}
+
+void stores_one_place_early(std::size_t n, float a, const float* x, const float* y, float* z) {
+    if (n == 0) return;
+    stores_one_place_early_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(n, a, x, y, z);
+    PMPP_CHECK_LAUNCH();
+}
+
+void from_host_copies_one_too_many(std::size_t n, float a, const float* x, const float* y, float* z) {
+    pmpp::DeviceBuffer<float> dx, dy, dz(n + 1);
+    dx.upload(x, n);
+    dy.upload(y, n);
+    PMPP_CUDA_CHECK(cudaMemset(dz.data(), 0, (n + 1) * sizeof(float)));  // so z[n] receives a 0.0f
+    saxpy_naive(n, a, dx.data(), dy.data(), dz.data());
+    PMPP_CUDA_CHECK(cudaMemcpy(z, dz.data(), (n + 1) * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+void returns_at_once_on_repeated_arguments(std::size_t n, float a, const float* x, const float* y, float* z) {
+    static LastCall last;
+    if (last.repeats(n, x, y, z)) return;
+    saxpy_naive(n, a, x, y, z);
+    last = {x, y, z, n, true};
+}
+
+void from_host_returns_at_once_on_repeated_arguments(std::size_t n, float a, const float* x, const float* y, float* z) {
+    static LastCall last;
+    if (last.repeats(n, x, y, z)) return;
+    saxpy_from_host_with(saxpy_naive, n, a, x, y, z);
+    last = {x, y, z, n, true};
 }
 
 }  // namespace wrong

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
 using namespace pmpp;
 
@@ -21,6 +22,16 @@ Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kSmallValues
 find_repeats::RepeatsImpl wrong_impl(std::size_t (*fn)(const int*, std::size_t, int*, void*)) {
     return {wrong::workspace_bytes, fn};
 }
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
+struct BenchFixture {
+    Options opts;
+    L2Flusher flusher;
+    DeviceSummary device = describe_device();
+    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
+};
 
 }  // namespace
 
@@ -98,6 +109,53 @@ TEST(FindRepeatsCheck, RejectsWritesPastTheCount) {
     const CheckResult r = find_repeats::check_case(wrong_impl(wrong::writes_past_the_count), make_case(1000), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("past the count"), std::string::npos) << r.report();
+}
+
+TEST(FindRepeatsCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfIndices) {
+    PMPP_REQUIRE_GPU();
+    // 1000: thread n is in the last block's spare threads; 256 and 4096: in the block the grid
+    // n / 256 + 1 adds. The result is right: only the guard zone after indices sees the mistake
+    // (it writes -1, the poison itself, so the rule "nothing past the count" cannot see it).
+    for (std::size_t n : {std::size_t{1000}, std::size_t{256}, std::size_t{4096}}) {
+        const CheckResult r =
+            find_repeats::check_case(wrong_impl(wrong::clears_one_past_the_end), make_case(n), pmpp::testing::test_seed(n));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of indices (index " + std::to_string(n) + ";")) << r.report();
+    }
+}
+
+TEST(FindRepeatsCheck, RejectsAScatterToPositionMinusOneAsAWriteBeforeTheStartOfIndices) {
+    PMPP_REQUIRE_GPU();
+    const find_repeats::RepeatsImpl impl{wrong::scatter_workspace_bytes, wrong::scatters_one_slot_early};
+    const CheckResult r = find_repeats::check_case(impl, make_case(5000, scan_inputs::kAllEqual), pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.message, "wrote 1 element before the start of indices (index -1)")) << r.report();
+}
+
+TEST(FindRepeatsBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepeat) {
+    PMPP_REQUIRE_GPU();
+    const find_repeats::RepeatsImpl memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
+    // The check calls it once per case, with fresh memory: it passes...
+    const CheckResult check = find_repeats::check_case(memo, make_case(4097), pmpp::testing::test_seed());
+    EXPECT_TRUE(check.ok) << check.report();
+    // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
+    BenchFixture bench;
+    const Measurement m = find_repeats::bench_impl(memo, std::size_t{1} << 16, bench.ctx);
+    EXPECT_FALSE(m.correct);
+    EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
+    EXPECT_TRUE(contains(m.check_message, "still hold the poison")) << m.check_message;
+}
+
+TEST(FindRepeatsBench, ChecksEveryRunForWritesPastTheCountAndPassesAReference) {
+    PMPP_REQUIRE_GPU();
+    BenchFixture bench;
+    const Measurement past_count = find_repeats::bench_impl(wrong_impl(wrong::writes_past_the_count), 4097, bench.ctx);
+    EXPECT_FALSE(past_count.correct);
+    EXPECT_TRUE(contains(past_count.check_message, "warm-up run 1 of 2: ")) << past_count.check_message;
+    EXPECT_TRUE(contains(past_count.check_message, "past the count")) << past_count.check_message;
+    const Measurement reference = find_repeats::bench_impl(find_repeats::impl_by_name("fused"), 4097, bench.ctx);
+    EXPECT_TRUE(reference.correct) << reference.check_message;
+    EXPECT_EQ(reference.ms.count, 5u);
 }
 
 TEST(FindRepeatsHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {

@@ -13,4 +13,14 @@ std::size_t unsorted_output(const int* a, std::size_t n, int* indices, void* wor
 std::size_t count_off_by_one(const int* a, std::size_t n, int* indices, void* workspace);
 // Writes a -2 terminator after the last index.
 std::size_t writes_past_the_count(const int* a, std::size_t n, int* indices, void* workspace);
+// Clears indices to -1 first with the classic bound `if (i <= n)` over n / 256 + 1 blocks: one
+// entry past the end of indices, at every n. The result is right.
+std::size_t clears_one_past_the_end(const int* a, std::size_t n, int* indices, void* workspace);
+// Mark, exclusive scan, scatter to position - 1 (the inclusive scan's offset kept with an
+// exclusive one): the first repeat lands at indices[-1]. Its workspace: scatter_workspace_bytes.
+std::size_t scatter_workspace_bytes(std::size_t n);
+std::size_t scatters_one_slot_early(const int* a, std::size_t n, int* indices, void* workspace);
+// Right on its first call; called again with the same pointers and n, returns the count at once
+// ("indices are already right"): the memo a benchmark that poisons indices only once would not see.
+std::size_t returns_at_once_on_repeated_arguments(const int* a, std::size_t n, int* indices, void* workspace);
 }  // namespace wrong

@@ -22,19 +22,33 @@ ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int h
     for (std::size_t i = 0; i < n; ++i) {
         const float e[4] = {expected[i].r, expected[i].g, expected[i].b, expected[i].a};
         const float a[4] = {actual[i].r, actual[i].g, actual[i].b, actual[i].a};
-        bool nan_everywhere = true, differs = false;
         for (int k = 0; k < 4; ++k) {
-            nan_everywhere = nan_everywhere && std::isnan(a[k]);
-            const float diff = std::fabs(e[k] - a[k]);
-            if (!(diff <= tolerance)) differs = true;  // NaN compares false: differs
+            const float diff = channel_difference(e[k], a[k]);
             if (std::isfinite(diff)) d.largest = std::max(d.largest, diff);
         }
-        if (!differs) continue;
+        const std::uint8_t state = pixel_state(expected[i], actual[i], tolerance);
+        if (state == ImageDiff::kRight) continue;
         ++d.differing;
-        d.state[i] = nan_everywhere ? ImageDiff::kNeverWritten : ImageDiff::kDiffers;
-        d.never_written += nan_everywhere;
+        d.state[i] = state;
+        d.never_written += state == ImageDiff::kNeverWritten;
     }
     return d;
+}
+
+ImageCounts count_image(const ImageDiff& diff, const PixelFacts* facts) {
+    ImageCounts c;
+    c.pixels = diff.state.size();
+    c.differing = diff.differing;
+    c.never_written = diff.never_written;
+    if (facts != nullptr)
+        for (std::size_t i = 0; i < c.pixels; ++i) c.on_edge += diff.state[i] == ImageDiff::kDiffers && facts->near_edge[i];
+    return c;
+}
+
+bool image_passes(const ImageCounts& c) {
+    if (c.differing == 0) return true;
+    const std::size_t off_edge = c.differing - c.never_written - c.on_edge;
+    return c.never_written == 0 && off_edge == 0 && c.on_edge <= edge_allowance(c.pixels);
 }
 
 PixelFacts pixel_facts(const SceneView& scene, int width, int height) {
@@ -90,15 +104,14 @@ pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, 
                                 const Rgba* actual, std::size_t max_report) {
     const std::size_t pixels = diff.state.size();
     if (diff.differing == 0) return pmpp::CheckResult::pass(pixels);
-    std::size_t on_edge = 0;
-    if (facts != nullptr && diff.never_written == 0)
-        for (std::size_t i = 0; i < pixels; ++i) on_edge += diff.state[i] == ImageDiff::kDiffers && facts->near_edge[i];
+    const ImageCounts counts = count_image(diff, facts);
+    const std::size_t on_edge = counts.on_edge;
     const std::size_t off_edge = diff.differing - diff.never_written - on_edge;
     const std::size_t allowed = edge_allowance(pixels);
     pmpp::CheckResult r;
     r.checked = pixels;
     r.mismatches = diff.differing;
-    if (diff.never_written == 0 && off_edge == 0 && on_edge <= allowed) {
+    if (image_passes(counts)) {
         r.ok = true;  // every difference is a center on a circle's edge, and few enough of them
         return r;
     }

@@ -6,14 +6,21 @@
 // edge: computed another way (a multiply-add, a multiplication by 1/width, pixel units), such a
 // center can land on either side. Everything else must match: a pixel never written (still the
 // NaN poison), a color blended out of order or lost in a race, a pixel off by half a pixel.
+//
+// The rule is written so that the benchmark can apply it on the device after every run
+// (render_harness.cu): pixel_state() judges one pixel on either side, and image_passes() decides
+// from what count_image() counts. The host functions below (diff_images, image_verdict) are the
+// definition; the device check counts the same things with the same pixel_state().
 #pragma once
 
+#include "circle_math.h"  // CIRCLES_HD: pixel_state() runs on the host and on the device
 #include "render.h"
 #include "scenes.h"
 
 #include "common/check.h"
 #include "common/image.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -34,6 +41,36 @@ struct ImageDiff {
     enum : std::uint8_t { kRight = 0, kDiffers = 1, kNeverWritten = 2 };
 };
 
+// |expected - actual| of one channel (NaN when either is NaN).
+CIRCLES_HD float channel_difference(float expected, float actual) {
+#ifdef __CUDA_ARCH__
+    return fabsf(expected - actual);
+#else
+    return std::fabs(expected - actual);
+#endif
+}
+
+CIRCLES_HD bool is_nan(float v) {
+#ifdef __CUDA_ARCH__
+    return isnan(v);
+#else
+    return std::isnan(v);
+#endif
+}
+
+// One pixel against the CPU's: kRight when every channel is within `tolerance`, kNeverWritten
+// when it differs and all four channels are NaN (the poison), else kDiffers. A NaN channel
+// differs (NaN <= tolerance is false).
+CIRCLES_HD std::uint8_t pixel_state(const Rgba& expected, const Rgba& actual, float tolerance = kChannelTolerance) {
+    const bool differs = !(channel_difference(expected.r, actual.r) <= tolerance) ||
+                         !(channel_difference(expected.g, actual.g) <= tolerance) ||
+                         !(channel_difference(expected.b, actual.b) <= tolerance) ||
+                         !(channel_difference(expected.a, actual.a) <= tolerance);
+    if (!differs) return ImageDiff::kRight;
+    const bool nan_everywhere = is_nan(actual.r) && is_nan(actual.g) && is_nan(actual.b) && is_nan(actual.a);
+    return nan_everywhere ? ImageDiff::kNeverWritten : ImageDiff::kDiffers;
+}
+
 ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int height,
                       float tolerance = kChannelTolerance);
 
@@ -44,6 +81,20 @@ struct PixelFacts {
     std::vector<std::uint8_t> within_a_pixel;  // 1 if some circle's edge passes within one pixel of it
 };
 PixelFacts pixel_facts(const SceneView& scene, int width, int height);
+
+// What the verdict depends on. The host counts it from an ImageDiff (count_image); the benchmark
+// counts it on the device, pixel by pixel with pixel_state() and the near_edge facts.
+struct ImageCounts {
+    std::size_t pixels = 0;
+    std::size_t differing = 0;      // pixels not kRight
+    std::size_t never_written = 0;  // of those, kNeverWritten
+    std::size_t on_edge = 0;        // kDiffers pixels with near_edge set (0 without facts)
+};
+ImageCounts count_image(const ImageDiff& diff, const PixelFacts* facts);
+
+// The rule of image_verdict, from the counts: no difference, or none never written, all on
+// circle edges and at most edge_allowance() of them.
+bool image_passes(const ImageCounts& counts);
 
 // The verdict on one image. `facts` may be null when diff.differing == 0 (nothing to excuse).
 // Fails when a pixel was never written, when a pixel off an edge differs, or when more than

@@ -7,6 +7,7 @@
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/report.h"
+#include "common/timing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -271,11 +272,14 @@ pmpp::CheckResult check_render(const RenderFn& fn, const Scene& scene, int width
                                const std::vector<Rgba>& expected, const CheckSettings& settings) {
     const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     DeviceScene device(scene);
-    DeviceBuffer<Rgba> image(pixels);
+    GuardedBuffer<Rgba> image(pixels, "image");
     image.poison();
     Workspace workspace;
     fn(device.view, width, height, image.data(), workspace);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    // The guards first: a write outside the image is the mistake to name, whatever the image holds.
+    const CheckResult guards = image.check_guards();
+    if (!guards.ok) return guards;
     CheckResult r = judge_image(scene, width, height, expected, image.to_host(), settings);
     if (r.ok && !device.unchanged(scene))
         return CheckResult::fail("the scene's circles or colors were modified: a renderer may only write the image");
@@ -412,6 +416,108 @@ CheckResult check_case(const RenderFn& fn, const std::string& impl, const Case& 
     return all;
 }
 
+// ---- The device check of every benchmark run ------------------------------------------------------
+
+namespace {
+
+// Counts, over the image, what image_passes() decides from (ImageCounts): every pixel judged by
+// pixel_state(), the rule diff_images applies on the host. counts: differing, never_written,
+// on_edge.
+__global__ void count_image_kernel(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
+                                   std::size_t pixels, unsigned long long* counts) {
+    unsigned long long differing = 0, never_written = 0, on_edge = 0;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < pixels;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        const std::uint8_t state = pixel_state(expected[i], actual[i]);
+        differing += state != ImageDiff::kRight;
+        never_written += state == ImageDiff::kNeverWritten;
+        on_edge += state == ImageDiff::kDiffers && near_edge != nullptr && near_edge[i] != 0;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {  // every thread of the block gets here
+        differing += __shfl_down_sync(0xFFFFFFFFu, differing, offset);
+        never_written += __shfl_down_sync(0xFFFFFFFFu, never_written, offset);
+        on_edge += __shfl_down_sync(0xFFFFFFFFu, on_edge, offset);
+    }
+    if ((threadIdx.x & 31) == 0 && differing > 0) {
+        atomicAdd(&counts[0], differing);
+        atomicAdd(&counts[1], never_written);
+        atomicAdd(&counts[2], on_edge);
+    }
+}
+
+}  // namespace
+
+ImageCounts count_image_on_device(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
+                                  std::size_t pixels) {
+    ImageCounts c;
+    c.pixels = pixels;
+    if (pixels == 0) return c;
+    DeviceBuffer<unsigned long long> counts(3);
+    PMPP_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
+    int device = 0, sms = 0;
+    PMPP_CUDA_CHECK(cudaGetDevice(&device));
+    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const std::size_t blocks = std::min<std::size_t>((pixels + 255) / 256, static_cast<std::size_t>(sms) * 8);
+    count_image_kernel<<<static_cast<unsigned>(blocks), 256>>>(expected, actual, near_edge, pixels, counts.data());
+    PMPP_CHECK_LAUNCH();
+    const std::vector<unsigned long long> host = counts.to_host();
+    c.differing = static_cast<std::size_t>(host[0]);
+    c.never_written = static_cast<std::size_t>(host[1]);
+    c.on_edge = static_cast<std::size_t>(host[2]);
+    return c;
+}
+
+namespace {
+
+// The benchmark's check of one frame, after every run (warm-up or timed), untimed: the image's
+// guard zones, then image_check.h's rule counted on the device against the CPU's image,
+// uploaded once. Which pixels lie on a circle's edge (PixelFacts, computed on the host) is
+// needed only when some differences might be excused: then computed and uploaded once, and the
+// count repeated with them. A wrong frame is judged again by the host's image_verdict, the
+// definition, whose message it reports (no pictures: those are the check's).
+class FrameCheck {
+public:
+    FrameCheck(const Scene& scene, std::string facts_key, const std::vector<Rgba>& expected, int width, int height)
+        : scene_(scene), facts_key_(std::move(facts_key)), expected_host_(expected), width_(width), height_(height) {
+        expected_.upload(expected);
+    }
+
+    CheckResult operator()(const GuardedBuffer<Rgba>& image) {
+        CheckResult guards = image.check_guards();
+        if (!guards.ok) return guards;
+        const std::size_t pixels = expected_.size();
+        ImageCounts counts = count_image_on_device(expected_.data(), image.data(), nullptr, pixels);
+        if (counts.differing == 0) return CheckResult::pass(pixels);
+        if (counts.never_written == 0 && counts.differing <= edge_allowance(pixels)) {  // edges might excuse them
+            counts = count_image_on_device(expected_.data(), image.data(), near_edge(), pixels);
+            if (image_passes(counts)) {
+                CheckResult r = CheckResult::pass(pixels);
+                r.mismatches = counts.differing;
+                return r;
+            }
+        }
+        const std::vector<Rgba> actual = image.to_host();
+        const ImageDiff d = diff_images(expected_host_.data(), actual.data(), width_, height_);
+        return image_verdict(d, d.differing > d.never_written ? &facts() : nullptr, expected_host_.data(), actual.data());
+    }
+
+private:
+    const PixelFacts& facts() const { return cached_facts(scene_, facts_key_, width_, height_); }
+    const std::uint8_t* near_edge() {
+        if (near_edge_.size() == 0) near_edge_.upload(facts().near_edge);
+        return near_edge_.data();
+    }
+
+    const Scene& scene_;
+    std::string facts_key_;
+    const std::vector<Rgba>& expected_host_;
+    int width_, height_;
+    DeviceBuffer<Rgba> expected_;
+    DeviceBuffer<std::uint8_t> near_edge_;  // empty until needed
+};
+
+}  // namespace
+
 // ---- The benchmark --------------------------------------------------------------------------------
 
 namespace {
@@ -460,9 +566,9 @@ void write_scene_pictures(int id, const BenchScene& b, int width, const Options&
     write_frames("", id, frames, width, opts, "picture");
 }
 
-// The student's images of a benchmarked scene (its last timed run), named as the CPU's with
+// The student's images of a benchmarked scene (its last run), named as the CPU's with
 // "student_" in front, so the two can be put side by side (the grader's HTML report does).
-void write_student_pictures(int id, const std::vector<DeviceBuffer<Rgba>>& images, int width, const Options& opts) {
+void write_student_pictures(int id, const std::vector<GuardedBuffer<Rgba>>& images, int width, const Options& opts) {
     if (picture_dir(opts).empty() || width <= 0) return;
     std::vector<std::vector<Rgba>> actual;
     std::vector<const Rgba*> frames;
@@ -489,7 +595,58 @@ std::string notes_for(const std::string& impl, int id, const std::string& scene,
     return note;
 }
 
-std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+// Times `fn`, rendering every frame of the scene per run, and checks every frame of every run.
+Measurement bench_frames(const RenderFn& fn, const Impl& impl, int id, const BenchScene& b, int width,
+                         BenchContext& ctx, Measurement m) {
+    const int frames = static_cast<int>(b.frames.size());
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(width);
+    std::vector<std::unique_ptr<DeviceScene>> scenes;
+    std::vector<GuardedBuffer<Rgba>> images;
+    std::vector<FrameCheck> checks;
+    images.reserve(static_cast<std::size_t>(frames));
+    checks.reserve(static_cast<std::size_t>(frames));
+    for (int f = 0; f < frames; ++f) {
+        scenes.push_back(std::make_unique<DeviceScene>(*b.frames[f]));
+        images.emplace_back(pixels, "image");
+        checks.emplace_back(*b.frames[f], scene_key(id, ctx.seed, f, ctx.opts), *b.expected[f], width, width);
+    }
+    Workspace workspace;  // sized by the first run below
+    TimedCall call;
+    call.prepare = [&] {
+        for (auto& image : images) image.poison();  // NaN, and the guards armed again
+    };
+    call.run = [&] {
+        for (int f = 0; f < frames; ++f) fn(scenes[f]->view, width, width, images[f].data(), workspace);
+    };
+    call.verify = [&] {
+        for (int f = 0; f < frames; ++f) {
+            CheckResult r = checks[f](images[f]);
+            if (!r.ok) {
+                if (frames > 1) r.message = format("frame %d: ", f) + r.message;
+                return r;
+            }
+        }
+        return CheckResult::pass(pixels * frames);
+    };
+    // One checked run first, untimed: it sizes the workspace, and says how long a run takes.
+    call.prepare();
+    const Stats once = time_device(TimingOptions{0, 1, false}, nullptr, call.run);
+    CheckResult first = call.verify();
+    if (!first.ok) {
+        first.message = "the first run (untimed: it sizes the workspace): " + first.message;
+        m.record_check(first);
+    } else {
+        const TimingOptions timing = once.median > 200 ? ctx.slow_timing(3) : ctx.timing;
+        m.record(time_checked(timing, &ctx.flusher, call));
+        m.ms = scaled(m.ms, 1.0 / frames);
+    }
+    if (impl.kind == ImplKind::Student) write_student_pictures(id, images, width, ctx.opts);
+    return m;
+}
+
+}  // namespace
+
+std::vector<Measurement> bench_renderer(const RenderFn& fn, const Impl& impl, std::size_t n, BenchContext& ctx) {
     const int width = static_cast<int>(n);
     const std::size_t pixels = n * n;
     std::vector<Measurement> rows;
@@ -521,44 +678,12 @@ std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchCont
             }
             m.note = "every core of the host (OpenMP)";
         } else {
-            const RenderFn fn = renderer_by_name(impl.name);
-            std::vector<std::unique_ptr<DeviceScene>> scenes;
-            std::vector<DeviceBuffer<Rgba>> images(frames);
-            for (int f = 0; f < frames; ++f) {
-                scenes.push_back(std::make_unique<DeviceScene>(*b.frames[f]));
-                images[f].resize(pixels);
+            m = bench_frames(fn, impl, id, b, width, ctx, m);
+            if (m.correct) {  // a wrong row's time is not a time to compare with
+                times_of_run()[name][impl.name] = m.ms.median;
+                const std::string note = notes_for(impl.name, id, name, m.ms.median);
+                if (!note.empty()) m.note += (m.note.empty() ? "" : "; ") + note;
             }
-            Workspace workspace;  // sized by the untimed run below
-            auto render_all = [&] {
-                for (int f = 0; f < frames; ++f) fn(scenes[f]->view, width, width, images[f].data(), workspace);
-            };
-            auto poison_all = [&] {
-                for (auto& image : images) image.poison();
-            };
-            auto check_all = [&] {
-                for (int f = 0; f < frames; ++f) {
-                    const std::vector<Rgba> actual = images[f].to_host();
-                    const ImageDiff d = diff_images(b.expected[f]->data(), actual.data(), width, width);
-                    const PixelFacts* facts = d.differing > d.never_written
-                                                  ? &cached_facts(*b.frames[f], scene_key(id, ctx.seed, f, ctx.opts), width, width)
-                                                  : nullptr;
-                    CheckResult r = image_verdict(d, facts, b.expected[f]->data(), actual.data());
-                    if (!r.ok) {
-                        if (frames > 1) r.message = format("frame %d: ", f) + r.message;
-                        return r;
-                    }
-                }
-                return CheckResult::pass(pixels * frames);
-            };
-            // One untimed run first: it sizes the workspace, and says how long a run takes.
-            poison_all();
-            const Stats once = time_device(TimingOptions{0, 1, false}, nullptr, render_all);
-            const TimingOptions timing = once.median > 200 ? ctx.slow_timing(3) : ctx.timing;
-            m.ms = scaled(time_device(timing, &ctx.flusher, render_all, poison_all), 1.0 / frames);
-            m.record_check(check_all());  // the images of the last timed run
-            if (impl.kind == ImplKind::Student) write_student_pictures(id, images, width, ctx.opts);
-            times_of_run()[name][impl.name] = m.ms.median;
-            m.note = notes_for(impl.name, id, name, m.ms.median);
         }
         total.ms = timed_scenes++ == 0 ? m.ms : summed(total.ms, m.ms);
         total.bytes += m.bytes;
@@ -568,6 +693,12 @@ std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchCont
     }
     if (timed_scenes > 1) rows.push_back(total);
     return rows;
+}
+
+namespace {
+
+std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
+    return bench_renderer(impl.kind == ImplKind::Cpu ? RenderFn() : renderer_by_name(impl.name), impl, n, ctx);
 }
 
 }  // namespace
@@ -602,8 +733,11 @@ ExerciseDef exercise() {
     };
     def.bench = render_bench;
     // The images of up to 3 frames and a tall shape, the largest scene (micro2M) and its binned
-    // pairs: about 16 bytes per pixel per image, plus 200 MB.
-    def.device_bytes = [](std::size_t n) { return 16.0 * 6.0 * static_cast<double>(n) * static_cast<double>(n) + 200e6; };
+    // pairs: about 16 bytes per pixel per image, plus 200 MB; and, for the benchmark's check of
+    // every run on the device, each frame's CPU image (16 bytes per pixel) and edge facts (1).
+    def.device_bytes = [](std::size_t n) {
+        return (16.0 * 6.0 + 3.0 * (16.0 + 1.0)) * static_cast<double>(n) * static_cast<double>(n) + 200e6;
+    };
     return def;
 }
 

@@ -7,6 +7,8 @@
 
 #include "common/exercise.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,8 +38,10 @@ struct CheckSettings {
 pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
                               const std::vector<Rgba>& actual, const CheckSettings& settings = {});
 
-// Renders `scene` with `fn` into a poisoned width x height image and judges it against
-// `expected` (the CPU's image of the same scene); also fails if the scene's arrays changed.
+// Renders `scene` with `fn` into a poisoned width x height image between guard zones and judges
+// it against `expected` (the CPU's image of the same scene): fails first if it wrote outside the
+// image ("wrote 1 element past the end of image ..."), then by judge_image, then if the scene's
+// arrays changed.
 pmpp::CheckResult check_render(const RenderFn& fn, const Scene& scene, int width, int height,
                                const std::vector<Rgba>& expected, const CheckSettings& settings = {});
 
@@ -50,6 +54,21 @@ const Scene& cached_scene(int id, std::uint64_t seed, int frame, const pmpp::Opt
 // One case of the check: every frame of the case's scene, at the case's size and shape.
 pmpp::CheckResult check_case(const RenderFn& fn, const std::string& impl, const pmpp::Case& c, std::uint64_t seed,
                              const pmpp::Options& opts);
+
+// image_check.h's counts of one image (device arrays of `pixels`), computed on the device with
+// pixel_state(); `near_edge` (device, one byte per pixel: PixelFacts::near_edge) may be null,
+// and then on_edge is 0. image_passes() of the result is image_verdict()'s verdict.
+ImageCounts count_image_on_device(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
+                                  std::size_t pixels);
+
+// The benchmark rows of `fn` as the harness times `impl` (one row per benchmarked scene of
+// --scene, and their total), at width x width. Every frame of every run, the first untimed one,
+// the warm-ups and the timed ones, is checked on the device once the device is idle, outside
+// the timed region: the image's guard zones, then image_check.h's rule. The images are poisoned
+// before every run; the first wrong run makes the row WRONG, its message naming the run
+// ("warm-up run 1 of 2: ...", "timed run 3 of 20: frame 1: ..."). A Cpu impl ignores `fn`.
+std::vector<pmpp::Measurement> bench_renderer(const RenderFn& fn, const pmpp::Impl& impl, std::size_t n,
+                                              pmpp::BenchContext& ctx);
 
 // The scenes --scene and --scene-file select (catalog indices; kFileScene for the file).
 // Throws pmpp::UsageError for an unknown name or a malformed file.

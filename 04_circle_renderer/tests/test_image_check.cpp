@@ -156,6 +156,70 @@ TEST(ImageCheck, ExcusesEdgePixelsUpToTheBoundAndNoOthers) {
     EXPECT_FALSE(image_verdict(d, nullptr, expected.data(), actual.data()).ok) << "no facts: nothing is excused";
 }
 
+TEST(ImageCheck, PixelStateIsDiffImagesRuleOnSpecialValues) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const Rgba e{0.5f, 0.25f, 0.f, 1.f};
+    EXPECT_EQ(pixel_state(e, e), ImageDiff::kRight);
+    EXPECT_EQ(pixel_state(e, {0.5f, 0.25f, -0.f, 1.f}), ImageDiff::kRight) << "-0 is 0";
+    EXPECT_EQ(pixel_state(e, {0.5f, 0.25f, 1e-40f, 1.f}), ImageDiff::kRight) << "a denormal is within";
+    EXPECT_EQ(pixel_state(e, {0.5f, 0.25f, 0.f, 1.f - 0.9f * kChannelTolerance}), ImageDiff::kRight);
+    EXPECT_EQ(pixel_state(e, {0.5f, 0.25f, 0.f, 1.f - 1.1f * kChannelTolerance}), ImageDiff::kDiffers);
+    EXPECT_EQ(pixel_state(e, {0.5f, kNaN, 0.f, 1.f}), ImageDiff::kDiffers) << "one NaN channel is a wrong value";
+    EXPECT_EQ(pixel_state(e, {kInf, 0.25f, 0.f, 1.f}), ImageDiff::kDiffers);
+    EXPECT_EQ(pixel_state(e, {kNaN, kNaN, kNaN, kNaN}), ImageDiff::kNeverWritten);
+    const std::vector<Rgba> expected(4, e), actual = {e, {0.5f, kNaN, 0.f, 1.f}, {kNaN, kNaN, kNaN, kNaN}, {kInf, 0.f, 0.f, 1.f}};
+    const ImageDiff d = diff_images(expected.data(), actual.data(), 2, 2);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(d.state[i], pixel_state(expected[i], actual[i])) << i;
+}
+
+// The benchmark's device check decides with image_passes() from counts made on the device: the
+// same verdict as image_verdict's, whatever the differences.
+TEST(ImageCheck, TheCountsDecideAsTheVerdictDoes) {
+    const int w = 200, h = 100;
+    const std::size_t n = static_cast<std::size_t>(w) * h, allowed = edge_allowance(n);
+    const auto expected = filled(n, {1, 1, 1, 1});
+    PixelFacts facts;
+    facts.coverage.assign(n, 1);
+    facts.within_a_pixel.assign(n, 1);
+    facts.near_edge.assign(n, 0);
+    for (std::size_t i = 0; i < n; i += 3) facts.near_edge[i] = 1;
+    struct Damage {
+        const char* what;
+        std::size_t on_edge, off_edge, never_written;
+        bool passes_with_facts;
+    };
+    const Damage damages[] = {
+        {"nothing", 0, 0, 0, true},
+        {"one edge pixel", 1, 0, 0, true},
+        {"the allowance on edges", allowed, 0, 0, true},
+        {"one more than the allowance", allowed + 1, 0, 0, false},
+        {"one pixel off the edges", 0, 1, 0, false},
+        {"edges and one off them", 5, 1, 0, false},
+        {"one pixel never written", 0, 0, 1, false},
+        {"edges and one never written", 5, 0, 1, false},
+    };
+    for (const Damage& damage : damages) {
+        auto actual = expected;
+        std::size_t edge = 0, off = 0, never = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (facts.near_edge[i] && edge < damage.on_edge) actual[i].g = 0.5f, ++edge;
+            else if (facts.near_edge[i] && never < damage.never_written) actual[i] = {kNaN, kNaN, kNaN, kNaN}, ++never;
+            else if (!facts.near_edge[i] && off < damage.off_edge) actual[i].b = 0.5f, ++off;
+        }
+        const ImageDiff d = diff_images(expected.data(), actual.data(), w, h);
+        for (const PixelFacts* f : {static_cast<const PixelFacts*>(nullptr), static_cast<const PixelFacts*>(&facts)}) {
+            const ImageCounts c = count_image(d, f);
+            EXPECT_EQ(c.pixels, n);
+            EXPECT_EQ(c.differing, damage.on_edge + damage.off_edge + damage.never_written) << damage.what;
+            EXPECT_EQ(c.never_written, damage.never_written) << damage.what;
+            EXPECT_EQ(c.on_edge, f ? damage.on_edge : 0u) << damage.what;
+            const bool verdict = image_verdict(d, f, expected.data(), actual.data()).ok;
+            EXPECT_EQ(image_passes(c), verdict) << damage.what << (f ? " with" : " without") << " facts";
+            EXPECT_EQ(verdict, f ? damage.passes_with_facts : c.differing == 0) << damage.what;
+        }
+    }
+}
+
 TEST(ImageCheck, PixelFactsCountTheCirclesAndFindTheEdges) {
     Scene s;
     s.add({5.5f / 16, 5.5f / 16, 0.f, 5.f / 16}, {1, 0, 0});  // pixel (8, 9) exactly on its edge

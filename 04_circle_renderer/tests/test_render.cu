@@ -1,7 +1,9 @@
 // Exercise 04, device: every reference equals the CPU's image on every scene at 256, 1024 and
 // 1150 (not a multiple of any tile), in every shape; every tile size of variant 3 too; the check
 // rejects each classic mistake (unordered, racing, half a pixel off, y in heights, a grid
-// rounded down, a scene written) and accepts fused arithmetic; the harness end to end.
+// rounded down, a scene written, a write past the end or before the start of the image) and
+// accepts fused arithmetic; the device check of every benchmark run counts as the host's rule
+// and catches a renderer that remembers its answers; the harness end to end.
 #include "../render_3_binned.h"
 #include "../render_harness.h"
 #include "wrong_renderers.h"
@@ -12,8 +14,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -38,6 +42,20 @@ pmpp::Case scene_case(const std::string& scene, int width, int shape = kSquare) 
 pmpp::CheckResult check(const RenderFn& fn, const std::string& scene, int width, int shape = kSquare) {
     return check_case(fn, "test", scene_case(scene, width, shape), pmpp::testing::suite_seed(), options());
 }
+
+// The benchmark rows of `fn` on `scenes` at width x width, as the harness times an implementation.
+std::vector<pmpp::Measurement> bench(const RenderFn& fn, const std::string& scenes, int width, int warmup = 2,
+                                     int repeats = 3, const std::string& frames = "3") {
+    pmpp::Options opts = options();
+    opts.extra["scene"] = scenes;
+    opts.extra["frames"] = frames;
+    pmpp::L2Flusher flusher;
+    const pmpp::DeviceSummary device = pmpp::describe_device();
+    pmpp::BenchContext ctx{opts, pmpp::testing::suite_seed(), pmpp::TimingOptions{warmup, repeats, true}, flusher, device};
+    return bench_renderer(fn, pmpp::Impl{"test", pmpp::ImplKind::Reference, ""}, static_cast<std::size_t>(width), ctx);
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -212,6 +230,29 @@ TEST(RenderCheck, RejectsAKernelThatWritesTheScene) {
     EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
 }
 
+TEST(RenderCheck, RejectsAWriteOnePixelPastTheEndOfTheImageWhetherOrNotTheBlockDividesIt) {
+    PMPP_REQUIRE_GPU();
+    for (int width : {17, 16}) {  // 289 pixels: not a multiple of 256; 256 pixels: one
+        const std::size_t pixels = static_cast<std::size_t>(width) * width;
+        const pmpp::CheckResult r = check(wrong::one_past_the_end, "rgb", width);
+        ASSERT_FALSE(r.ok) << width;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of image (index " + std::to_string(pixels) +
+                                            "; it has " + std::to_string(pixels) + " elements)"))
+            << r.report();
+    }
+}
+
+TEST(RenderCheck, RejectsRowsCountedFromTheBottomThatWriteBeforeTheStartOfTheImage) {
+    PMPP_REQUIRE_GPU();
+    EXPECT_TRUE(check(wrong::rows_from_the_bottom, "rgb", 16).ok) << "a whole number of tiles: nothing sticks out";
+    for (int width : {17, 33}) {  // the last tile row holds 15 rows outside the image, of `width` pixels each
+        const pmpp::CheckResult r = check(wrong::rows_from_the_bottom, "rgb", width);
+        ASSERT_FALSE(r.ok) << width;
+        EXPECT_TRUE(contains(r.message, "wrote " + std::to_string(15 * width) + " elements before the start of image"))
+            << r.report();
+    }
+}
+
 TEST(RenderCheck, AcceptsFusedArithmeticOnEverySceneAt1024And1150) {
     PMPP_REQUIRE_GPU();
     for (const auto& info : scene_catalog())
@@ -219,6 +260,100 @@ TEST(RenderCheck, AcceptsFusedArithmeticOnEverySceneAt1024And1150) {
             const pmpp::CheckResult r = check(wrong::fused_and_reciprocal, info.name, width);
             EXPECT_TRUE(r.ok) << info.name << " at " << width << ": " << r.report();
         }
+}
+
+// ---- device: the benchmark checks every run ----------------------------------------------------------
+
+TEST(RenderBenchCheck, CountsOnTheDeviceWhatTheHostRuleCounts) {
+    PMPP_REQUIRE_GPU();
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    const int width = 67, height = 31;  // not a multiple of anything
+    const std::size_t pixels = static_cast<std::size_t>(width) * height;
+    std::vector<Rgba> expected(pixels), actual(pixels);
+    PixelFacts facts;
+    facts.coverage.assign(pixels, 1);
+    facts.within_a_pixel.assign(pixels, 1);
+    facts.near_edge.assign(pixels, 0);
+    pmpp::Rng rng(pmpp::testing::test_seed());
+    for (std::size_t i = 0; i < pixels; ++i) {
+        Rgba e{rng.unit_float(), rng.unit_float(), rng.unit_float(), 1.f};
+        Rgba a = e;
+        switch (i % 11) {
+            case 1: a.g += 0.9f * kChannelTolerance; break;   // within
+            case 2: a.b += kChannelTolerance; break;          // at the tolerance, as rounding puts it
+            case 3: a.r -= 1.1f * kChannelTolerance; break;   // beyond
+            case 4: a.a = nan; break;                         // one channel NaN: differs
+            case 5: a = {nan, nan, nan, nan}; break;          // the poison: never written
+            case 6: a.r = inf; break;
+            case 7: e.g = 0.f, a.g = -0.f; break;             // -0 is 0
+            case 8: e.b = 0.f, a.b = 1e-40f; break;            // a denormal
+            default: break;
+        }
+        expected[i] = e;
+        actual[i] = a;
+        facts.near_edge[i] = (i / 11) % 2;
+    }
+    pmpp::DeviceBuffer<Rgba> e, a;
+    pmpp::DeviceBuffer<std::uint8_t> edges;
+    e.upload(expected);
+    a.upload(actual);
+    edges.upload(facts.near_edge);
+    const ImageDiff d = diff_images(expected.data(), actual.data(), width, height);
+    for (const PixelFacts* f : {static_cast<const PixelFacts*>(nullptr), static_cast<const PixelFacts*>(&facts)}) {
+        const ImageCounts host = count_image(d, f);
+        const ImageCounts device = count_image_on_device(e.data(), a.data(), f ? edges.data() : nullptr, pixels);
+        EXPECT_EQ(device.pixels, host.pixels);
+        EXPECT_EQ(device.differing, host.differing);
+        EXPECT_EQ(device.never_written, host.never_written);
+        EXPECT_EQ(device.on_edge, host.on_edge) << (f ? "with" : "without") << " facts";
+    }
+    EXPECT_GT(d.never_written, 0u);
+    EXPECT_GT(d.differing, d.never_written);
+}
+
+TEST(RenderBenchCheck, MarksARendererThatRemembersItsAnswersWrongAndNamesTheRun) {
+    PMPP_REQUIRE_GPU();
+    EXPECT_TRUE(check(wrong::remembers_its_calls(), "rgb", 64).ok) << "one call per image: the check cannot tell";
+    for (int warmup : {2, 0}) {
+        const auto rows = bench(wrong::remembers_its_calls(), "rgb", 64, warmup);
+        ASSERT_EQ(rows.size(), 1u);
+        EXPECT_FALSE(rows[0].correct) << warmup;
+        const std::string run = warmup > 0 ? "warm-up run 1 of 2: " : "timed run 1 of 3: ";
+        EXPECT_TRUE(contains(rows[0].check_message, run + "4096 of 4096 pixels were never written")) << rows[0].check_message;
+    }
+    // Animated: every frame of a run is its own image, the first frame the run leaves poisoned is named.
+    const auto rows = bench(wrong::remembers_its_calls(), "hypnosis", 64, 2, 3, "2");
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_FALSE(rows[0].correct);
+    EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 1 of 2: frame 0: ")) << rows[0].check_message;
+}
+
+TEST(RenderBenchCheck, MarksAWritePastTheEndOrBeforeTheStartWrongOnEveryRun) {
+    PMPP_REQUIRE_GPU();
+    auto rows = bench(wrong::one_past_the_end, "rgb", 16);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_FALSE(rows[0].correct);
+    EXPECT_TRUE(contains(rows[0].check_message, "wrote 1 element past the end of image (index 256")) << rows[0].check_message;
+    rows = bench(wrong::rows_from_the_bottom, "rgb", 17);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_FALSE(rows[0].correct);
+    EXPECT_TRUE(contains(rows[0].check_message, "before the start of image")) << rows[0].check_message;
+}
+
+TEST(RenderBenchCheck, JudgesEveryRunAsTheCheckDoes) {
+    PMPP_REQUIRE_GPU();
+    // Fused arithmetic: differences on circle edges, excused by the facts on the device as on the host.
+    for (const RenderFn& fn : {RenderFn(wrong::fused_and_reciprocal), RenderFn(render_binned)}) {
+        const auto rows = bench(fn, "rgb,rand10k,snowsingle,hypnosis", 1024);
+        ASSERT_EQ(rows.size(), 5u);
+        for (const auto& row : rows) EXPECT_TRUE(row.correct) << row.section << ": " << row.check_message;
+    }
+    // Half a pixel off: wrong on the device, reported by the host's verdict.
+    const auto rows = bench(wrong::off_by_half_pixel, "rand10k", 256);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_FALSE(rows[0].correct);
+    EXPECT_TRUE(contains(rows[0].check_message, "the first run (untimed: it sizes the workspace): ")) << rows[0].check_message;
+    EXPECT_TRUE(contains(rows[0].check_message, "pixels differ from the CPU")) << rows[0].check_message;
 }
 
 // ---- device: the whole harness, as `make run` uses it ----------------------------------------------------

@@ -5,6 +5,8 @@
 
 #include "../render.h"
 
+#include <functional>
+
 namespace wrong {
 // One thread per pixel, the circles last to first: unordered.
 void reverse_order(const SceneView&, int width, int height, Rgba* image, Workspace&);
@@ -20,6 +22,19 @@ void y_in_heights(const SceneView&, int width, int height, Rgba* image, Workspac
 void grid_rounds_down(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // Right image, but it moves the first circle (a renderer may only write the image).
 void writes_the_scene(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// One thread per pixel in a 1D grid of 256-thread blocks, bounded by `i <= width * height`, the
+// grid pixels / 256 + 1 blocks: right image, and one pixel written past its end, whether or not
+// the pixel count is a multiple of the block.
+void one_past_the_end(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Rows handed out from the bottom up (row = height - 1 - thread row), bounded by row < height
+// only: right image, but where the grid's last tile row sticks out (height not a multiple of
+// 16) its threads get negative rows and write before the start of the image.
+void rows_from_the_bottom(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Right on its first call (the tiled reference); a later call with the same scene, size and
+// image returns at once, leaving the image as it is: it remembers its answers. The check calls
+// it once per image and passes it; only a benchmark that poisons and checks every run sees it.
+// Each call of this function gives a renderer with a memory of its own.
+std::function<void(const SceneView&, int, int, Rgba*, Workspace&)> remembers_its_calls();
 // Right, the natural way: plain arithmetic (fused by the compiler), the pixel center as
 // (x + 1/2) * (1 / width), expf. Must pass.
 void fused_and_reciprocal(const SceneView&, int width, int height, Rgba* image, Workspace&);

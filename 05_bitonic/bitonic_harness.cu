@@ -4,6 +4,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_check.cuh"
 #include "common/keys.h"
 #include "common/report.h"
 
@@ -18,12 +19,6 @@ using namespace pmpp;
 using u32 = std::uint32_t;
 
 namespace {
-
-// Guard zones around the arrays of a check, filled with this byte: a sort that writes outside
-// [0, n) changes them. The zone after the array reaches the padded length (where a sort that
-// pads in memory would write) and a little beyond.
-constexpr unsigned char kGuardByte = 0x5A;
-constexpr std::size_t kGuard = 64;
 
 constexpr std::size_t kCpuBenchMax = std::size_t{1} << 24;      // std::sort of 2^26 keys: seconds
 constexpr std::size_t kOddEvenBenchMax = std::size_t{1} << 16;  // n launches
@@ -61,31 +56,97 @@ std::string format_key(K v) {
     else return format_value(v);
 }
 
-std::string index_label(std::size_t i, std::size_t n) {
-    return i < kGuard ? "-" + std::to_string(kGuard - i) : "n+" + std::to_string(i - kGuard - n);
+// ---- the check of one run, on the device --------------------------------------------------------
+// Every checked run, in the check and in every warm-up and timed run of the benchmark, goes
+// through verify_sorted: the guard zones of every array the sort writes, then the keys equal to
+// the expected ones and the values a valid pairing, both decided on the device (one kernel each
+// and a few bytes back); only a wrong run downloads the arrays, for check_sorted_output's report.
+
+// Values are the input positions XOR a salt (make_input), so value v names input element
+// v ^ salt. A pairing is valid when every value names an input element, no element is named
+// twice, and the key beside it is that element's key, bit for bit. The network is not stable:
+// equal keys may carry their values in any order, and this rule accepts every such order.
+// Adds the number of positions that break it to *unpaired; `named` holds n zeros on entry (one
+// flag per input element).
+__global__ void count_unpaired_values(const u32* input_key_bits, const u32* output_key_bits, const u32* values,
+                                      std::size_t n, u32 salt, u32* named, unsigned long long* unpaired) {
+    unsigned long long count = 0;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        const std::size_t from = values[i] ^ salt;
+        const bool paired =
+            from < n && atomicExch(&named[from], 1u) == 0u && input_key_bits[from] == output_key_bits[i];
+        count += paired ? 0 : 1;
+    }
+    if (count > 0) atomicAdd(unpaired, count);
 }
 
-// The guard zones of `words` (kGuard, then n array elements, then the rest) are untouched.
-template <typename T>
-CheckResult check_guards(const std::vector<T>& words, std::size_t n, const char* what) {
-    CheckResult r;
-    r.checked = words.size() - n;
-    u32 guard_word;
-    std::memset(&guard_word, kGuardByte, 4);
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        if (i >= kGuard && i < kGuard + n) continue;
-        if (bits_of(words[i]) == guard_word) continue;
-        ++r.mismatches;
-        if (r.first.size() < 5) r.first.push_back({i, "untouched", format("written: 0x%08x", bits_of(words[i]))});
+// One input and its expected output, on the device for the check of every run and on the host
+// for the report of a wrong one. Built once per check case or benchmark row, outside any timing.
+// keys_in and values_in are also the pristine copies an in-place sort's input is restored from.
+template <typename K>
+struct SortReference {
+    static_assert(sizeof(K) == sizeof(u32), "the pairing kernel compares keys as 32-bit patterns");
+    const SortInput<K>& input;
+    const std::vector<K>& expected;  // sort_cpu of the input keys
+    SortOrder order;
+    DeviceBuffer<K> keys_in, expected_keys;
+    DeviceBuffer<u32> values_in, named;
+    DeviceBuffer<unsigned long long> unpaired;
+
+    SortReference(const SortInput<K>& in, const std::vector<K>& sorted_keys, SortOrder sort_order)
+        : input(in), expected(sorted_keys), order(sort_order), unpaired(1) {
+        keys_in.upload(in.keys);
+        expected_keys.upload(sorted_keys);
+        if (with_values()) {
+            values_in.upload(in.values);
+            named.resize(in.keys.size());
+        }
     }
-    r.ok = r.mismatches == 0;
-    if (!r.ok) {
-        for (auto& m : r.first) m.expected = "index " + index_label(m.index, n) + " untouched";
-        r.message = std::string("wrote outside the ") + what + " array: " + std::to_string(r.mismatches) +
-                    " element(s) before index 0 or at/after index n";
-        r.hint = "the network pads only virtually: no element at or past n may be read or written (bitonic_network.h)";
+    bool with_values() const { return !input.values.empty(); }
+    std::size_t n() const { return input.keys.size(); }
+
+    // Positions of `keys`/`values` that break the pairing rule (count_unpaired_values).
+    unsigned long long unpaired_positions(const K* keys, const u32* values) {
+        const std::size_t count = n();
+        if (count == 0) return 0;
+        PMPP_CUDA_CHECK(cudaMemset(named.data(), 0, count * sizeof(u32)));
+        PMPP_CUDA_CHECK(cudaMemset(unpaired.data(), 0, sizeof(unsigned long long)));
+        const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
+        count_unpaired_values<<<blocks, 256>>>(reinterpret_cast<const u32*>(keys_in.data()),
+                                               reinterpret_cast<const u32*>(keys), values, count, input.salt,
+                                               named.data(), unpaired.data());
+        PMPP_CHECK_LAUNCH();
+        unsigned long long result = 0;
+        PMPP_CUDA_CHECK(cudaMemcpy(&result, unpaired.data(), sizeof result, cudaMemcpyDeviceToHost));
+        return result;
     }
-    return r;
+};
+
+// The check of one run of a sort that wrote `keys` (and `values`, null for keys only).
+template <typename K>
+CheckResult verify_sorted(SortReference<K>& ref, const GuardedBuffer<K>& keys, const GuardedBuffer<u32>* values) {
+    CheckResult guards = keys.check_guards();
+    if (guards.ok && values != nullptr) guards = values->check_guards();
+    if (!guards.ok) {
+        guards.hint += "; the network pads only virtually: nothing before index 0 or at or past n may be read or "
+                       "written (bitonic_network.h)";
+        return guards;
+    }
+    const std::size_t n = keys.size();
+    bool right = count_differences_on_device(ref.expected_keys.data(), keys.data(), n) == 0;
+    if (right && values != nullptr) right = ref.unpaired_positions(keys.data(), values->data()) == 0;
+    if (right) return CheckResult::pass(n);
+
+    // Wrong: the host check of the same output says how (not sorted, not a permutation, ...).
+    const std::vector<K> out = keys.to_host();
+    const std::vector<u32> out_values = values != nullptr ? values->to_host() : std::vector<u32>{};
+    CheckResult report = check_sorted_output(ref.input, ref.expected, out.data(),
+                                             values != nullptr ? out_values.data() : nullptr, ref.order);
+    if (report.ok)
+        report = CheckResult::fail("the device check rejected this output and the host check accepts it: a bug in "
+                                   "bitonic_harness.cu, please report it");
+    return report;
 }
 
 std::vector<Case> bitonic_cases(const Options&) {
@@ -156,46 +217,6 @@ std::string launches_note(const LaunchTally& tally, double ms) {
                   tally.launches, tally.bytes / 1e9, gigabytes_per_second(tally.bytes, ms));
 }
 
-// Times an in-place sort: the input restored untimed before each run; one untimed run first
-// counts what it launches.
-template <typename K>
-Measurement measure_in_place(const std::string& label, const SortFn<K>& sort, const BenchData<K>& data,
-                             const CaseKind& kind, BenchContext& ctx) {
-    const std::size_t n = data.n;
-    const bool with_values = kind.with_values;
-    DeviceBuffer<K> source, keys(n);
-    DeviceBuffer<u32> source_values, values(with_values ? n : 0);
-    source.upload(data.input.keys);
-    if (with_values) source_values.upload(data.input.values);
-    auto restore = [&] {
-        if (n == 0) return;
-        PMPP_CUDA_CHECK(cudaMemcpyAsync(keys.data(), source.data(), n * sizeof(K), cudaMemcpyDeviceToDevice));
-        if (with_values)
-            PMPP_CUDA_CHECK(cudaMemcpyAsync(values.data(), source_values.data(), n * sizeof(u32), cudaMemcpyDeviceToDevice));
-    };
-    u32* values_ptr = with_values ? values.data() : nullptr;
-
-    restore();
-    launch_tally() = {};
-    sort(keys.data(), values_ptr, n, kind.order);
-    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    const LaunchTally tally = launch_tally();
-
-    Measurement m;
-    m.label = label;
-    m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(K) + (with_values ? 4 : 0));
-    m.items = static_cast<double>(n);
-    m.ms = time_device(ctx.timing, &ctx.flusher, [&] { sort(keys.data(), values_ptr, n, kind.order); }, restore);
-    const std::vector<K> out = keys.to_host();
-    const std::vector<u32> out_values = values.to_host();
-    const CheckResult r =
-        check_sorted_output(data.input, data.expected, out.data(), with_values ? out_values.data() : nullptr, kind.order);
-    m.correct = r.ok;
-    m.check_message = r.message;
-    if (tally.launches > 0) m.note = launches_note(tally, m.ms.median);
-    return m;
-}
-
 template <typename K>
 std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchContext& ctx, const CaseKind& kind) {
     std::vector<Measurement> rows;
@@ -205,6 +226,8 @@ std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchConte
     const double bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(K) + (with_values ? 4 : 0));
 
     if (impl.kind == ImplKind::Cpu) {
+        // Not student code, and std::sort on the host: timed on the host, its output checked
+        // after the timing (the last run's).
         std::vector<K> keys;
         std::vector<u32> values;
         TimingOptions t = ctx.timing;
@@ -219,21 +242,23 @@ std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchConte
                 keys = data.input.keys;
                 values = data.input.values;
             });
-        const CheckResult r = check_sorted_output(data.input, data.expected, keys.data(),
-                                                   with_values ? values.data() : nullptr, kind.order);
-        m.correct = r.ok;
-        m.check_message = r.message;
+        m.record_check(check_sorted_output(data.input, data.expected, keys.data(),
+                                           with_values ? values.data() : nullptr, kind.order));
         m.note = "one CPU thread (std::sort), for scale; not timed above 2^24";
         rows.push_back(m);
         return rows;
     }
 
     if (impl.name == "cub") {
-        // Out of place: the input stays intact; the output is poisoned before each run.
-        DeviceBuffer<K> keys_in, keys_out(n);
-        DeviceBuffer<u32> values_in, values_out(with_values ? n : 0);
+        // Out of place: inputs of its own (the reference keeps the pristine copy the pairing check
+        // reads), outputs between guard zones, poisoned before every run; every run checked.
+        SortReference<K> ref(data.input, data.expected, kind.order);
+        DeviceBuffer<K> keys_in;
+        DeviceBuffer<u32> values_in;
         keys_in.upload(data.input.keys);
         if (with_values) values_in.upload(data.input.values);
+        GuardedBuffer<K> keys_out(n, "keys_out");
+        GuardedBuffer<u32> values_out(with_values ? n : 0, "values_out");
         const u32* vin = with_values ? values_in.data() : nullptr;
         u32* vout = with_values ? values_out.data() : nullptr;
         CubRadixSort<K> cub(n, with_values, kind.order);
@@ -241,28 +266,23 @@ std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchConte
         Measurement m;
         m.bytes = bytes;
         m.items = static_cast<double>(n);
-        m.ms = time_device(
-            ctx.timing, &ctx.flusher, [&] { cub.sort(keys_in.data(), keys_out.data(), vin, vout, n); },
-            [&] {
-                keys_out.poison();
-                values_out.poison();
-            });
-        const std::vector<K> out = keys_out.to_host();
-        const std::vector<u32> out_values = values_out.to_host();
-        const CheckResult r = check_sorted_output(data.input, data.expected, out.data(),
-                                                  with_values ? out_values.data() : nullptr, kind.order);
-        m.correct = r.ok;
-        m.check_message = r.message;
         m.note = format("%zu kernel launches (counted in a CUDA graph): a histogram, then one pass per 8-bit digit", launches);
+        m.record(time_checked(ctx.timing, &ctx.flusher,
+                              TimedCall{[&] {
+                                            keys_out.poison();
+                                            values_out.poison();
+                                        },
+                                        [&] { cub.sort(keys_in.data(), keys_out.data(), vin, vout, n); },
+                                        [&] { return verify_sorted(ref, keys_out, with_values ? &values_out : nullptr); }}));
         rows.push_back(m);
         return rows;
     }
 
-    rows.push_back(measure_in_place<K>(impl.name, sort_by_name<K>(impl.name), data, kind, ctx));
+    rows.push_back(bench_in_place<K>(impl.name, sort_by_name<K>(impl.name), n, kind, ctx));
     rows.back().label.clear();  // the implementation's own row
     // The seed's one-launch-per-step neighbour: n launches instead of L(L+1)/2.
     if (impl.name == "seed" && n <= kOddEvenBenchMax)
-        rows.push_back(measure_in_place<K>("odd_even", odd_even_transposition_sort<K>, data, kind, ctx));
+        rows.push_back(bench_in_place<K>("odd_even", odd_even_transposition_sort<K>, n, kind, ctx));
     return rows;
 }
 
@@ -408,26 +428,50 @@ CheckResult check_sort(const SortFn<K>& sort, std::size_t n, Distribution dist, 
     std::vector<K> expected = in.keys;
     sort_cpu(expected.data(), nullptr, n, kind.order);
 
-    const std::size_t total = kGuard + padded_length(n) + kGuard;
-    DeviceBuffer<K> keys(total);
-    DeviceBuffer<u32> values(kind.with_values ? total : 0);
-    keys.poison(kGuardByte);
-    values.poison(kGuardByte);
-    if (n > 0) {
-        PMPP_CUDA_CHECK(cudaMemcpy(keys.data() + kGuard, in.keys.data(), n * sizeof(K), cudaMemcpyHostToDevice));
-        if (kind.with_values)
-            PMPP_CUDA_CHECK(cudaMemcpy(values.data() + kGuard, in.values.data(), n * sizeof(u32), cudaMemcpyHostToDevice));
-    }
-    sort(keys.data() + kGuard, kind.with_values ? values.data() + kGuard : nullptr, n, kind.order);
+    SortReference<K> ref(in, expected, kind.order);
+    // A sort that pads in memory writes up to padded_length(n) - n elements past the end:
+    // zones that wide keep those writes inside them, reported, instead of in other memory.
+    const std::size_t padding = padded_length(n) - n;
+    GuardedBuffer<K> keys(n, "keys", padding);
+    GuardedBuffer<u32> values(kind.with_values ? n : 0, "values", padding);
+    keys.copy_from_device(ref.keys_in.data());
+    if (kind.with_values) values.copy_from_device(ref.values_in.data());
+    sort(keys.data(), kind.with_values ? values.data() : nullptr, n, kind.order);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    return verify_sorted(ref, keys, kind.with_values ? &values : nullptr);
+}
 
-    const std::vector<K> out = keys.to_host();
-    const std::vector<u32> out_values = values.to_host();
-    CheckResult guards = check_guards(out, n, "key");
-    if (guards.ok && kind.with_values) guards = check_guards(out_values, n, "value");
-    if (!guards.ok) return guards;
-    return check_sorted_output(in, expected, out.data() + kGuard, kind.with_values ? out_values.data() + kGuard : nullptr,
-                               kind.order);
+template <typename K>
+Measurement bench_in_place(const std::string& label, const SortFn<K>& sort, std::size_t n, const CaseKind& kind,
+                           BenchContext& ctx) {
+    const BenchData<K>& data = bench_data<K>(n, kind, ctx.seed);
+    const bool with_values = kind.with_values;
+    SortReference<K> ref(data.input, data.expected, kind.order);
+    GuardedBuffer<K> keys(n, "keys");
+    GuardedBuffer<u32> values(with_values ? n : 0, "values");
+    u32* values_ptr = with_values ? values.data() : nullptr;
+    // Before every run, untimed: the input restored from the pristine copy, the guards re-armed,
+    // the launch tally reset (so after the timing it holds what the last run launched).
+    auto prepare = [&] {
+        keys.copy_from_device(ref.keys_in.data());
+        keys.arm_guards();
+        if (with_values) {
+            values.copy_from_device(ref.values_in.data());
+            values.arm_guards();
+        }
+        launch_tally() = {};
+    };
+
+    Measurement m;
+    m.label = label;
+    m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(K) + (with_values ? 4 : 0));
+    m.items = static_cast<double>(n);
+    m.record(time_checked(ctx.timing, &ctx.flusher,
+                          TimedCall{prepare, [&] { sort(keys.data(), values_ptr, n, kind.order); },
+                                    [&] { return verify_sorted(ref, keys, with_values ? &values : nullptr); }}));
+    const LaunchTally tally = launch_tally();
+    if (tally.launches > 0) m.note = launches_note(tally, m.ms.median) + (m.note.empty() ? "" : "; " + m.note);
+    return m;
 }
 
 CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t seed) {
@@ -481,8 +525,9 @@ ExerciseDef exercise() {
         }
         throw std::logic_error("bitonic: unknown key type");
     };
-    // Keys and values, their restore copies, CUB's output and temporary storage, the guard zones
-    // of the check (padded length): about 48 bytes per element at most.
+    // Per element, at most (CUB with float pairs): the reference's pristine keys and values, its
+    // expected keys and pairing flags (16 bytes), CUB's own inputs and guarded outputs (16), its
+    // temporary storage (8) and ordered bits (4): 44 bytes; in place, 24 plus Thrust's storage.
     def.device_bytes = [](std::size_t n) { return 48.0 * static_cast<double>(n) + 128.0 * (1 << 20); };
     return def;
 }
@@ -503,5 +548,11 @@ template CheckResult check_sort<u32>(const SortFn<u32>&, std::size_t, Distributi
 template CheckResult check_sort<std::int32_t>(const SortFn<std::int32_t>&, std::size_t, Distribution, const CaseKind&,
                                               std::uint64_t);
 template CheckResult check_sort<float>(const SortFn<float>&, std::size_t, Distribution, const CaseKind&, std::uint64_t);
+template Measurement bench_in_place<u32>(const std::string&, const SortFn<u32>&, std::size_t, const CaseKind&,
+                                         BenchContext&);
+template Measurement bench_in_place<std::int32_t>(const std::string&, const SortFn<std::int32_t>&, std::size_t,
+                                                  const CaseKind&, BenchContext&);
+template Measurement bench_in_place<float>(const std::string&, const SortFn<float>&, std::size_t, const CaseKind&,
+                                           BenchContext&);
 
 }  // namespace bitonic

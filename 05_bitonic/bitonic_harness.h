@@ -51,12 +51,26 @@ template <typename K>
 pmpp::CheckResult check_sorted_output(const SortInput<K>& in, const std::vector<K>& expected, const K* keys,
                                       const std::uint32_t* values, SortOrder order);
 
-// Runs `sort` on one case (inputs from `seed`, guard zones before and after the arrays, which
-// must stay untouched) and checks the result.
+// Runs `sort` on one case (inputs from `seed`) and checks the result. The arrays it sorts,
+// "keys" and "values", lie between guard zones (common/device_buffer.h's GuardedBuffer); a write
+// into one fails the case first ("wrote 1 element past the end of keys ..."). Then the keys must
+// equal the CPU's sorted keys bit for bit and the values be a valid pairing: each names a
+// different input element whose key is the key beside it (any order among equal keys: the
+// network is not stable). Both are decided on the device; a failure is reported by
+// check_sorted_output. The benchmark checks every warm-up and timed run the same way.
 template <typename K>
 pmpp::CheckResult check_sort(const SortFn<K>& sort, std::size_t n, pmpp::Distribution dist, const CaseKind& kind,
                              std::uint64_t seed);
 pmpp::CheckResult check_case(const std::string& impl, const pmpp::Case& c, std::uint64_t seed);
+
+// The benchmark row of an in-place sort at size n on the benchmark's input for `kind` (what
+// every in-place implementation's row, and odd_even's, comes from; the tests time wrong sorts
+// through it). Before every warm-up and timed run, untimed: the input restored from a pristine
+// device copy and the guard zones re-armed; after every run, check_sort's check. The first wrong
+// run makes the row wrong, its message naming the run ("warm-up run 1 of 2: ...").
+template <typename K>
+pmpp::Measurement bench_in_place(const std::string& label, const SortFn<K>& sort, std::size_t n, const CaseKind& kind,
+                                 pmpp::BenchContext& ctx);
 
 // Every kind of case: 3 key types x 2 orders x keys or pairs.
 std::vector<CaseKind> all_kinds();

@@ -1,6 +1,7 @@
 // Exercise 05 on the GPU: every sort on every key type, order and length the exercise promises;
-// the check rejects each deliberately wrong sort; the launch counts are the predicted ones; and
-// the harness accepts the reference answer end to end.
+// the check rejects each deliberately wrong sort (writes outside the arrays included); the
+// benchmark checks every run; the launch counts are the predicted ones; and the harness accepts
+// the reference answer end to end.
 #include "../bitonic_harness.h"
 #include "../bitonic_network.h"
 #include "wrong_bitonic.h"
@@ -64,6 +65,10 @@ WRONG_SORT(loses_a_key_and_duplicates_another)
 WRONG_SORT(leaves_the_values_behind)
 WRONG_SORT(pads_in_memory_past_the_end)
 WRONG_SORT(does_nothing)
+WRONG_SORT(copies_back_with_i_le_n)
+WRONG_SORT(pads_in_memory_before_the_start)
+WRONG_SORT(duplicates_a_value_between_equal_keys)
+WRONG_SORT(remembers_its_last_call)
 }  // namespace wrong_sorts
 
 std::size_t launches_of(const std::string& impl, std::size_t n) {
@@ -220,11 +225,59 @@ TEST(WrongSorts, ASortThatLeavesTheValuesBehindIsRejected) {
     }
 }
 
-TEST(WrongSorts, ASortThatPadsInMemoryPastTheEndIsRejected) {
+TEST(WrongSorts, ASortThatPadsInMemoryPastTheEndIsRejectedAsWritingPastTheEndOfTheKeys) {
     PMPP_REQUIRE_GPU();
+    // n = 1000: padded to 1024, 24 keys written past the end.
     for (const CheckResult& r : check_wrong<wrong_sorts::pads_in_memory_past_the_end>(1000)) {
         ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.message.find("wrote outside"), std::string::npos) << r.report();
+        EXPECT_NE(r.message.find("wrote 24 elements past the end of keys"), std::string::npos) << r.report();
+        EXPECT_NE(r.hint.find("pads only virtually"), std::string::npos) << r.report();
+    }
+}
+
+TEST(WrongSorts, ACopyBackBoundedByILessOrEqualNIsRejectedAsOneElementPastTheEnd) {
+    PMPP_REQUIRE_GPU();
+    // 1000 is not a multiple of the 256-thread block, 1024 and 1280 are (1024 a power of two).
+    for (std::size_t n : {std::size_t{1000}, std::size_t{1024}, std::size_t{1280}})
+        for (const CheckResult& r : check_wrong<wrong_sorts::copies_back_with_i_le_n>(n)) {
+            ASSERT_FALSE(r.ok) << "n=" << n;
+            EXPECT_EQ(r.message, "wrote 1 element past the end of keys (index " + std::to_string(n) + "; it has " +
+                                     std::to_string(n) + " elements)")
+                << "n=" << n << ": " << r.report();
+        }
+}
+
+TEST(WrongSorts, ASortThatPadsInMemoryBeforeTheStartIsRejectedAsWritingBeforeTheStartOfTheKeys) {
+    PMPP_REQUIRE_GPU();
+    // n = 1000: 24 elements of padding written at indices -24 to -1.
+    for (const CheckResult& r : check_wrong<wrong_sorts::pads_in_memory_before_the_start>(1000)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_EQ(r.message, "wrote 24 elements before the start of keys (index -24 to -1)") << r.report();
+    }
+}
+
+TEST(WrongSorts, AValueThatAppearsTwiceBesideEqualKeysIsRejectedAndAnyOrderOfEqualKeysIsNot) {
+    PMPP_REQUIRE_GPU();
+    // All keys equal: the network leaves the values in some order of its own, which the check
+    // must accept (it is not stable); a value given to two keys it must reject.
+    for (const CaseKind& kind : {kF32DescendingPairs, kI32AscendingPairs}) {
+        const std::uint64_t seed = seed_for(1000, kind);
+        const CheckResult right =
+            kind.type == KeyType::F32
+                ? bitonic::check_sort<float>(bitonic_sort_seed<float>, 1000, Distribution::AllEqual, kind, seed)
+                : bitonic::check_sort<std::int32_t>(bitonic_sort_seed<std::int32_t>, 1000, Distribution::AllEqual, kind,
+                                                    seed);
+        EXPECT_TRUE(right.ok) << bitonic::describe(kind) << ": " << right.report();
+        const CheckResult wrong =
+            kind.type == KeyType::F32
+                ? bitonic::check_sort<float>(wrong_sorts::duplicates_a_value_between_equal_keys<float>::fn, 1000,
+                                             Distribution::AllEqual, kind, seed)
+                : bitonic::check_sort<std::int32_t>(wrong_sorts::duplicates_a_value_between_equal_keys<std::int32_t>::fn,
+                                                    1000, Distribution::AllEqual, kind, seed);
+        ASSERT_FALSE(wrong.ok) << bitonic::describe(kind);
+        EXPECT_NE(wrong.message.find("did not travel"), std::string::npos) << wrong.report();
+        ASSERT_FALSE(wrong.first.empty());
+        EXPECT_NE(wrong.first[0].actual.find("a second copy"), std::string::npos) << wrong.report();
     }
 }
 
@@ -234,6 +287,45 @@ TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.hint.find("nothing was sorted"), std::string::npos) << r.report();
     }
+}
+
+// ---- the benchmark checks every run ----------------------------------------------------------------
+
+TEST(Benchmark, MarksWrongASortThatPassesTheCheckAndThenReturnsAtOnceOnRepeatedArguments) {
+    PMPP_REQUIRE_GPU();
+    // One call per case: the check cannot tell it from a right sort.
+    for (const CheckResult& r : check_wrong<wrong_sorts::remembers_its_last_call>(1000)) EXPECT_TRUE(r.ok) << r.report();
+
+    // The benchmark calls it again and again on the same arrays, with the input restored before
+    // each run: the warm-up sorts, the first timed run returns at once and is caught.
+    const ExerciseDef def = bitonic::exercise();
+    const Options opts = default_options(def.extra_options);
+    L2Flusher flusher;
+    const DeviceSummary device = describe_device();
+    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{1, 3, true}, flusher, device};
+    const Measurement m = bitonic::bench_in_place<std::uint32_t>(
+        "remembers", wrong_sorts::remembers_its_last_call<std::uint32_t>::fn, 4096, kU32AscendingKeys, ctx);
+    EXPECT_FALSE(m.correct);
+    EXPECT_EQ(m.check_message.find("timed run 1 of 3: "), 0u) << m.check_message;
+
+    // A right sort through the same path: every run checked and passed.
+    const Measurement right = bitonic::bench_in_place<std::uint32_t>(
+        "seed", bitonic::sort_by_name<std::uint32_t>("seed"), 4096, kU32AscendingKeys, ctx);
+    EXPECT_TRUE(right.correct) << right.check_message;
+    EXPECT_EQ(right.ms.count, 3u);
+}
+
+TEST(Benchmark, MarksWrongASortThatWritesPastTheEndOnATimedRun) {
+    PMPP_REQUIRE_GPU();
+    const ExerciseDef def = bitonic::exercise();
+    const Options opts = default_options(def.extra_options);
+    L2Flusher flusher;
+    const DeviceSummary device = describe_device();
+    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{0, 2, true}, flusher, device};
+    const Measurement m = bitonic::bench_in_place<float>("i_le_n", wrong_sorts::copies_back_with_i_le_n<float>::fn, 5000,
+                                                         kF32DescendingPairs, ctx);
+    EXPECT_FALSE(m.correct);
+    EXPECT_EQ(m.check_message.find("timed run 1 of 2: wrote 1 element past the end of keys"), 0u) << m.check_message;
 }
 
 // ---- the harness, as `make run` uses it --------------------------------------------------------------

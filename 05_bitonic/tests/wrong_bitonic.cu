@@ -3,6 +3,7 @@
 #include "../bitonic_network.h"
 
 #include "common/cuda_check.h"
+#include "common/device_buffer.h"
 
 namespace {
 
@@ -57,6 +58,52 @@ K last_key(SortOrder order) {
     else return bits;
 }
 
+// The key that sorts before every other in `order`: ordered bits all zeros (all ones descending).
+template <typename K>
+K first_key(SortOrder order) {
+    return last_key<K>(order == SortOrder::Ascending ? SortOrder::Descending : SortOrder::Ascending);
+}
+
+// scratch[0, padded] = keys[0, n), then `last` up to the spare element at `padded`.
+template <typename K>
+__global__ void copy_into_padded(const K* keys, const std::uint32_t* values, std::size_t n, std::size_t padded,
+                                 K last, K* scratch, std::uint32_t* scratch_values) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i > padded) return;
+    scratch[i] = i < n ? keys[i] : last;
+    if (values != nullptr) scratch_values[i] = i < n ? values[i] : ~0u;
+}
+
+// The classic bound: `i <= n` where `i < n` was meant.
+template <typename K>
+__global__ void copy_back_with_i_le_n(const K* scratch, const std::uint32_t* scratch_values, std::size_t n, K* keys,
+                                      std::uint32_t* values) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i <= n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        keys[i] = scratch[i];
+        if (values != nullptr) values[i] = scratch_values[i];
+    }
+}
+
+// keys_before[0, pad) = first (with value 0): the `pad` elements just before the array.
+template <typename K>
+__global__ void fill_front_padding(K* keys_before, std::uint32_t* values_before, std::size_t pad, K first) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= pad) return;
+    keys_before[i] = first;
+    if (values_before != nullptr) values_before[i] = 0;
+}
+
+// One thread: the first pair of equal neighbours gets the first one's value twice.
+template <typename K>
+__global__ void duplicate_first_equal_value(const K* keys, std::uint32_t* values, std::size_t n) {
+    for (std::size_t i = 0; i + 1 < n; ++i)
+        if (pmpp::ordered_bits(keys[i]) == pmpp::ordered_bits(keys[i + 1])) {
+            values[i + 1] = values[i];
+            return;
+        }
+}
+
 }  // namespace
 
 namespace wrong {
@@ -107,6 +154,60 @@ void pads_in_memory_past_the_end(K* keys, std::uint32_t* values, std::size_t n, 
 template <typename K>
 void does_nothing(K*, std::uint32_t*, std::size_t, SortOrder) {}
 
+template <typename K>
+void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    const std::size_t padded = bitonic::padded_length(n);
+    // One spare element past the padded length, so that the wrong copy back reads inside the
+    // scratch copy even when n is a power of two: only its write is out of bounds.
+    pmpp::DeviceBuffer<K> scratch(padded + 1);
+    pmpp::DeviceBuffer<std::uint32_t> scratch_values(values != nullptr ? padded + 1 : 0);
+    std::uint32_t* scratch_values_ptr = values != nullptr ? scratch_values.data() : nullptr;
+    copy_into_padded<<<static_cast<unsigned>((padded + 1 + 255) / 256), 256>>>(keys, values, n, padded,
+                                                                                last_key<K>(order), scratch.data(),
+                                                                                scratch_values_ptr);
+    PMPP_CHECK_LAUNCH();
+    faulty_network(Mistake::None, scratch.data(), scratch_values_ptr, padded, order);
+    copy_back_with_i_le_n<<<64, 256>>>(scratch.data(), scratch_values_ptr, n, keys, values);
+    PMPP_CHECK_LAUNCH();
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());  // before the scratch copy is freed
+}
+
+template <typename K>
+void pads_in_memory_before_the_start(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    const std::size_t pad = bitonic::padded_length(n) - n;
+    if (pad > 0) {
+        fill_front_padding<<<static_cast<unsigned>((pad + 255) / 256), 256>>>(
+            keys - pad, values != nullptr ? values - pad : nullptr, pad, first_key<K>(order));
+        PMPP_CHECK_LAUNCH();
+    }
+    // The pad sorts first, into the memory before the array; the keys from index 0 come out right.
+    faulty_network(Mistake::None, keys - pad, values != nullptr ? values - pad : nullptr, n + pad, order);
+}
+
+template <typename K>
+void duplicates_a_value_between_equal_keys(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    bitonic_sort_seed(keys, values, n, order);
+    if (values == nullptr || n < 2) return;
+    duplicate_first_equal_value<<<1, 1>>>(keys, values, n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <typename K>
+void remembers_its_last_call(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    struct Call {
+        K* keys;
+        std::uint32_t* values;
+        std::size_t n;
+        SortOrder order;
+    };
+    static bool called = false;
+    static Call last{};
+    if (called && last.keys == keys && last.values == values && last.n == n && last.order == order) return;
+    bitonic_sort_seed(keys, values, n, order);
+    last = {keys, values, n, order};
+    called = true;
+}
+
 BITONIC_INSTANTIATE_SORT(skips_a_step)
 BITONIC_INSTANTIATE_SORT(flips_the_direction_bit)
 BITONIC_INSTANTIATE_SORT(reads_the_direction_from_the_wrong_bit)
@@ -115,5 +216,9 @@ BITONIC_INSTANTIATE_SORT(loses_a_key_and_duplicates_another)
 BITONIC_INSTANTIATE_SORT(leaves_the_values_behind)
 BITONIC_INSTANTIATE_SORT(pads_in_memory_past_the_end)
 BITONIC_INSTANTIATE_SORT(does_nothing)
+BITONIC_INSTANTIATE_SORT(copies_back_with_i_le_n)
+BITONIC_INSTANTIATE_SORT(pads_in_memory_before_the_start)
+BITONIC_INSTANTIATE_SORT(duplicates_a_value_between_equal_keys)
+BITONIC_INSTANTIATE_SORT(remembers_its_last_call)
 
 }  // namespace wrong

@@ -3,6 +3,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_check.cuh"
 #include "common/report.h"
 
 #include <algorithm>
@@ -398,23 +399,27 @@ SortImpl<Key> impl_by_name(const std::string& name) {
 
 namespace {
 
-// Device arrays for one sort: the input uploaded, the outputs and the workspace allocated.
+// Device arrays for one sort: the input uploaded; the outputs and the workspace allocated
+// between guard zones (a write past either end of anything the sort may write is caught),
+// named as radix_sort.h names them.
 template <class Key>
 struct DeviceSort {
-    DeviceBuffer<Key> keys_in, keys_out;
-    DeviceBuffer<Value> values_in, values_out;
-    DeviceBuffer<unsigned char> workspace;
+    DeviceBuffer<Key> keys_in;
+    DeviceBuffer<Value> values_in;
+    GuardedBuffer<Key> keys_out;
+    GuardedBuffer<Value> values_out;  // no elements for keys alone (args.values_out is null then)
+    GuardedBuffer<unsigned char> workspace;
+    bool pairs = false;
     SortArgs<Key> args;
 
-    DeviceSort(const SortData<Key>& in, std::size_t workspace_bytes, BitSpan bits) {
+    DeviceSort(const SortData<Key>& in, std::size_t workspace_bytes, BitSpan bits)
+        : keys_out(in.keys.size(), "keys_out"),
+          values_out(in.pairs ? in.keys.size() : 0, "values_out"),
+          workspace(workspace_bytes, "the workspace"),
+          pairs(in.pairs) {
         const std::size_t n = in.keys.size();
         keys_in.upload(in.keys);
-        keys_out.resize(n);
-        if (in.pairs) {
-            values_in.upload(in.values);
-            values_out.resize(n);
-        }
-        workspace.resize(workspace_bytes);
+        if (in.pairs) values_in.upload(in.values);
         args.keys_in = keys_in.data();
         args.keys_out = keys_out.data();
         args.values_in = in.pairs ? values_in.data() : nullptr;
@@ -424,12 +429,21 @@ struct DeviceSort {
         args.end_bit = bits.end;
         args.workspace = workspace.data();
     }
-    // 0xFF bytes everywhere the sort writes: an element never written cannot pass.
-    void poison_outputs() {
+    // Before every run: 0xFF bytes everywhere the sort writes (an element never written cannot
+    // pass; no sort may rely on zeroed scratch memory), every guard zone armed again.
+    void poison() {
         keys_out.poison();
         values_out.poison();
+        workspace.poison();
     }
-    SortData<Key> output(bool pairs) const {
+    // After every run, before anything else: did the sort write outside what it was given?
+    CheckResult check_guards() const {
+        CheckResult r = keys_out.check_guards();
+        if (r.ok && pairs) r = values_out.check_guards();
+        if (r.ok) r = workspace.check_guards();
+        return r;
+    }
+    SortData<Key> output() const {
         SortData<Key> out;
         out.keys = keys_out.to_host();
         out.pairs = pairs;
@@ -442,9 +456,11 @@ struct DeviceSort {
 
 namespace {
 
-// What the device made of an input: its output, and whether it left the input alone.
+// What the device made of an input: whether it wrote only inside its arrays, its output, and
+// whether it left the input alone.
 template <class Key>
 struct DeviceRun {
+    CheckResult guards = CheckResult::pass(0);
     SortData<Key> out;
     bool input_unchanged = true;
 };
@@ -452,12 +468,13 @@ struct DeviceRun {
 template <class Key>
 DeviceRun<Key> run_on_device(const SortImpl<Key>& impl, const SortData<Key>& in, BitSpan bits) {
     DeviceSort<Key> d(in, impl.workspace_bytes(in.keys.size(), in.pairs), bits);
-    d.poison_outputs();
-    d.workspace.poison();  // no sort may rely on zeroed scratch memory
+    d.poison();
     impl.run(d.args);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     DeviceRun<Key> run;
-    run.out = d.output(in.pairs);
+    run.guards = d.check_guards();
+    if (!run.guards.ok) return run;
+    run.out = d.output();
     run.input_unchanged = compare_exact(in.keys, d.keys_in.to_host()).ok &&
                           (!in.pairs || compare_exact(in.values, d.values_in.to_host()).ok);
     return run;
@@ -483,6 +500,7 @@ template <class Key>
 CheckResult check_sort(const SortImpl<Key>& impl, const SortData<Key>& in, const SortData<Key>& expected,
                        BitSpan bits) {
     const DeviceRun<Key> run = run_on_device(impl, in, bits);
+    if (!run.guards.ok) return run.guards;
     return and_input_unchanged(judge(in, expected, run.out, bits), run.input_unchanged);
 }
 
@@ -491,6 +509,7 @@ CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std
     const BitSpan bits = bit_span(spec.bits, kKeyBits<Key>);
     const SortData<Key> in = make_input<Key>(n, spec.kind, spec.pairs, seed);
     const DeviceRun<Key> run = run_on_device(impl, in, bits);
+    if (!run.guards.ok) return run.guards;
     const auto key = std::make_tuple(encode(spec), n, seed);
     auto& digests = expected_digests();
     const auto known = digests.find(key);
@@ -692,59 +711,147 @@ BenchCache& bench_cache() {
 }
 
 template <class Key>
-std::vector<Measurement> bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, KeyType type, bool pairs,
-                                    BitSpan bits, bool headline) {
-    const BenchData<Key>& data = bench_cache().get<Key>(type, n, ctx.seed, pairs, bits);
-    const std::string what =
-        sort_name(type, pairs) + (bits.end - bits.begin != kKeyBits<Key> ? ", " + describe(bits) : "");
+constexpr KeyType key_type_of() {
+    if constexpr (std::is_same_v<Key, std::uint32_t>)
+        return KeyType::U32;
+    else if constexpr (std::is_same_v<Key, std::int32_t>)
+        return KeyType::I32;
+    else if constexpr (std::is_same_v<Key, float>)
+        return KeyType::F32;
+    else
+        return KeyType::U64;
+}
+
+template <class Key>
+const BenchData<Key>& bench_data(std::size_t n, const BenchContext& ctx, bool pairs, BitSpan bits) {
+    return bench_cache().get<Key>(key_type_of<Key>(), n, ctx.seed, pairs, bits);
+}
+
+// "u32 keys + u32 values, bits 0:16": the section of a sort that is not the headline.
+template <class Key>
+std::string bench_what(bool pairs, BitSpan bits) {
+    return sort_name(key_type_of<Key>(), pairs) + (bits.end - bits.begin != kKeyBits<Key> ? ", " + describe(bits) : "");
+}
+
+template <class Key>
+Measurement bench_row(std::size_t n, bool pairs, BitSpan bits, bool headline) {
     Measurement m;
-    m.section = headline ? "kernel" : what;
+    m.section = headline ? "kernel" : bench_what<Key>(pairs, bits);
     m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(Key) + (pairs ? sizeof(Value) : 0));
     m.items = static_cast<double>(n);
-    if (impl.kind == ImplKind::Cpu) {
-        SortData<Key> out = data.in;
-        TimingOptions t = ctx.timing;
-        t.warmup = 0;
-        t.repeats = n > p2(24) ? 1 : std::min(t.repeats, 3);
-        m.ms = time_host(t, [&] {
+    return m;
+}
+
+// The CPU reference on the host threads, for scale: its output poisoned before each run (as the
+// device outputs are) and judged after the timing.
+template <class Key>
+Measurement bench_cpu(std::size_t n, BenchContext& ctx, bool pairs, BitSpan bits, bool headline) {
+    const BenchData<Key>& data = bench_data<Key>(n, ctx, pairs, bits);
+    Measurement m = bench_row<Key>(n, pairs, bits, headline);
+    SortData<Key> out;
+    out.pairs = pairs;
+    out.keys.resize(n);
+    if (pairs) out.values.resize(n);
+    auto poison = [&] {
+        if (n == 0) return;
+        std::memset(static_cast<void*>(out.keys.data()), 0xFF, n * sizeof(Key));
+        if (pairs) std::memset(out.values.data(), 0xFF, n * sizeof(Value));
+    };
+    TimingOptions t = ctx.timing;
+    t.warmup = 0;
+    t.repeats = n > p2(24) ? 1 : std::min(t.repeats, 3);
+    m.ms = time_host(
+        t,
+        [&] {
             radix_sort_cpu(data.in.keys.data(), pairs ? data.in.values.data() : nullptr, out.keys.data(),
                            pairs ? out.values.data() : nullptr, n, bits.begin, bits.end);
-        });
-        m.record_check(judge(data.in, data.expected, out, bits));
-        m.note = format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
-        return {m};
-    }
-    const SortImpl<Key> fn = impl_by_name<Key>(impl.name);
+        },
+        poison);
+    m.record_check(judge(data.in, data.expected, out, bits));
+    m.note = format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
+    return m;
+}
+
+}  // namespace
+
+// Every run of the implementation, warm-ups, the slow-run probe and the stage breakdown's runs
+// included, is prepared (outputs and workspace poisoned, guards armed) and verified once the
+// device is idle: guard zones, the input unchanged, the output equal to the CPU's bit for bit.
+// The comparisons run on the device against copies uploaded once; only a wrong run brings its
+// output back, for the judge to say how it is wrong.
+template <class Key>
+std::vector<Measurement> bench_sort_with(const SortImpl<Key>& fn, const Impl& impl, std::size_t n, BenchContext& ctx,
+                                         bool pairs, BitSpan bits, bool headline) {
+    const BenchData<Key>& data = bench_data<Key>(n, ctx, pairs, bits);
+    Measurement m = bench_row<Key>(n, pairs, bits, headline);
     DeviceSort<Key> d(data.in, fn.workspace_bytes(n, pairs), bits);
-    auto run = [&] { fn.run(d.args); };
-    auto prepare = [&] { d.poison_outputs(); };
+    DeviceBuffer<Key> expected_keys, original_keys;
+    DeviceBuffer<Value> expected_values, original_values;
+    expected_keys.upload(data.expected.keys);
+    original_keys.upload(data.in.keys);
+    if (pairs) {
+        expected_values.upload(data.expected.values);
+        original_values.upload(data.in.values);
+    }
+    auto differs = [n](const auto& expected, const auto* actual) {
+        return count_differences_on_device(expected.data(), actual, n) != 0;
+    };
+    TimedCall call;
+    call.prepare = [&] { d.poison(); };
+    call.run = [&] { fn.run(d.args); };
+    call.verify = [&]() -> CheckResult {
+        const CheckResult guards = d.check_guards();
+        if (!guards.ok) return guards;
+        const bool right = !differs(expected_keys, d.keys_out.data()) &&
+                           (!pairs || !differs(expected_values, d.values_out.data()));
+        if (!right) return judge(data.in, data.expected, d.output(), bits);
+        const bool unchanged = !differs(original_keys, d.keys_in.data()) &&
+                               (!pairs || !differs(original_values, d.values_in.data()));
+        return and_input_unchanged(CheckResult::pass(n), unchanged);
+    };
+
     // One run first says how long a run takes: slow ones (the one-bit sort on a Blelloch scan
-    // at 2^28: over half a second) are timed 3 times, not 20.
+    // at 2^28: over half a second) are timed 3 times, not 20. Its runs are checked like the others.
     TimingOptions timing = ctx.timing;
     TimingOptions once = timing;
     once.warmup = 1;
     once.repeats = 1;
-    if (time_device(once, &ctx.flusher, run, prepare).median > kSlowRunMs) {
+    TimedResult probe = time_checked(once, &ctx.flusher, call);
+    if (!probe.check.ok) {
+        probe.check.message = "the probe of how long a run takes, " + probe.check.message;
+        m.record(probe);
+        return {m};
+    }
+    if (probe.ms.median > kSlowRunMs) {
         timing.warmup = 0;
         timing.repeats = std::min(timing.repeats, 3);
         m.note = format("timed %d times: a run takes over %.0f ms", timing.repeats, kSlowRunMs);
     }
-    m.ms = time_device(timing, &ctx.flusher, run, prepare);
-    m.record_check(judge(data.in, data.expected, d.output(pairs), bits));
-    std::vector<Measurement> rows = {m};
-    if (impl.kind != ImplKind::Reference || !m.correct) return rows;
+    m.record(time_checked(timing, &ctx.flusher, call));
+    if (impl.kind != ImplKind::Reference || !m.correct) return {m};
 
-    // Where the time goes: each stage the sort marks, timed with events; medians over the repeats.
+    // Where the time goes: each stage the sort marks, timed with events; medians over the
+    // repeats. These runs are checked too: one wrong one makes the implementation's row wrong.
     EventStageTimer timer;
     d.args.stages = &timer;
     std::vector<std::vector<EventStageTimer::Stage>> runs;
-    for (int r = 0; r < timing.warmup + timing.repeats; ++r) {
-        d.poison_outputs();
+    const int stage_runs = timing.warmup + timing.repeats;
+    for (int r = 0; r < stage_runs; ++r) {
+        call.prepare();
         ctx.flusher.flush();
         timer.start();
         fn.run(d.args);
         if (r >= timing.warmup) runs.push_back(timer.stages());
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+        CheckResult check = call.verify();
+        if (!check.ok) {
+            check.message = format("run %d of %d timed by stage: ", r + 1, stage_runs) + check.message;
+            m.record_check(check);
+            return {m};
+        }
     }
+    const std::string what = bench_what<Key>(pairs, bits);
+    std::vector<Measurement> rows = {m};
     for (std::size_t s = 0; s < runs.front().size(); ++s) {
         std::vector<double> ms;
         for (const auto& one : runs) ms.push_back(one[s].ms);
@@ -760,6 +867,15 @@ std::vector<Measurement> bench_sort(const Impl& impl, std::size_t n, BenchContex
     return rows;
 }
 
+namespace {
+
+template <class Key>
+std::vector<Measurement> bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, bool pairs, BitSpan bits,
+                                    bool headline) {
+    if (impl.kind == ImplKind::Cpu) return {bench_cpu<Key>(n, ctx, pairs, bits, headline)};
+    return bench_sort_with(impl_by_name<Key>(impl.name), impl, n, ctx, pairs, bits, headline);
+}
+
 std::vector<Measurement> radix_sort_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
     const BenchChoice choice = bench_choice(ctx.opts);
     return with_key_type(choice.type, [&](auto tag) {
@@ -767,9 +883,9 @@ std::vector<Measurement> radix_sort_bench(const Impl& impl, std::size_t n, Bench
         std::vector<Measurement> rows;
         // The first sort benchmarked is the headline ("kernel": the student's key figure).
         if (choice.keys)
-            for (auto& m : bench_sort<Key>(impl, n, ctx, choice.type, false, choice.bits, true)) rows.push_back(m);
+            for (auto& m : bench_sort<Key>(impl, n, ctx, false, choice.bits, true)) rows.push_back(m);
         if (choice.pairs)
-            for (auto& m : bench_sort<Key>(impl, n, ctx, choice.type, true, choice.bits, !choice.keys))
+            for (auto& m : bench_sort<Key>(impl, n, ctx, true, choice.bits, !choice.keys))
                 rows.push_back(m);
         return rows;
     });
@@ -814,8 +930,10 @@ ExerciseDef exercise() {
     };
     def.bench = radix_sort_bench;
     // The largest: u64 keys with values, in and out (24 bytes per key), a second pair of arrays
-    // in the workspace (12), and the counters or flags of the variants (at most 4).
-    def.device_bytes = [](std::size_t n) { return 40.0 * static_cast<double>(n) + 64.0 * (1 << 20); };
+    // in the workspace (12), the counters or flags of the variants (at most 4), and the
+    // benchmark's copies of the right output and of the input, which every run is compared
+    // with (24).
+    def.device_bytes = [](std::size_t n) { return 64.0 * static_cast<double>(n) + 64.0 * (1 << 20); };
     return def;
 }
 
@@ -828,7 +946,9 @@ ExerciseDef exercise() {
     template std::uint64_t output_digest<Key>(const SortData<Key>&);                                                 \
     template SortImpl<Key> impl_by_name<Key>(const std::string&);                                                    \
     template CheckResult check_sort<Key>(const SortImpl<Key>&, const SortData<Key>&, const SortData<Key>&, BitSpan); \
-    template CheckResult check_case_with<Key>(const SortImpl<Key>&, const CaseSpec&, std::size_t, std::uint64_t);
+    template CheckResult check_case_with<Key>(const SortImpl<Key>&, const CaseSpec&, std::size_t, std::uint64_t);    \
+    template std::vector<Measurement> bench_sort_with<Key>(const SortImpl<Key>&, const Impl&, std::size_t,           \
+                                                           BenchContext&, bool, BitSpan, bool);
 INSTANTIATE_HARNESS(std::uint32_t)
 INSTANTIATE_HARNESS(std::int32_t)
 INSTANTIATE_HARNESS(float)

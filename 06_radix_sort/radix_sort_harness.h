@@ -1,6 +1,8 @@
 // radix_sort_harness.h: the checker and the benchmark of exercise 06, shared by main.cu and the
 // tests. The check covers every key type, keys alone and with values, adversarial inputs and
 // bit ranges, whatever the options say; --type, --pairs and --bits choose what is benchmarked.
+// Every run the benchmark times is checked as the check checks it, and everything a sort may
+// write (keys_out, values_out, the workspace) lies between guard zones.
 #pragma once
 
 #include "radix_sort.h"
@@ -101,8 +103,10 @@ struct SortImpl {
 template <class Key>
 SortImpl<Key> impl_by_name(const std::string& name);
 
-// Runs `impl` on the device (outputs and workspace poisoned first), judges its output, and
-// checks that the input is unchanged.
+// Runs `impl` on the device: keys_out, values_out and the workspace poisoned first and held
+// between guard zones; after the run the guards are checked first (a write outside any of them
+// fails: "wrote 1 element past the end of keys_out ..."), then the output is judged and the
+// input checked unchanged.
 template <class Key>
 pmpp::CheckResult check_sort(const SortImpl<Key>& impl, const SortData<Key>& in, const SortData<Key>& expected,
                              BitSpan bits);
@@ -112,6 +116,18 @@ pmpp::CheckResult check_sort(const SortImpl<Key>& impl, const SortData<Key>& in,
 pmpp::CheckResult check_case(const std::string& impl, const pmpp::Case& c, std::uint64_t seed);
 template <class Key>
 pmpp::CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std::size_t n, std::uint64_t seed);
+
+// The benchmark of one device implementation on one sort at size n: keys alone or with values
+// (`pairs`), by `bits`, uniform inputs from ctx.seed. `info` names the rows and says whether the
+// stage breakdown is timed (references only); `headline` puts the row in the "kernel" section.
+// Every run is checked, the slow-run probe, the warm-ups and the timed runs alike, outside the
+// timed region: before each, the outputs and the workspace are poisoned and their guards
+// armed; after each, the guards, the input (unchanged) and the output (equal to the CPU's, on
+// the device) are checked. The first wrong run makes the row wrong, its message naming the run.
+template <class Key>
+std::vector<pmpp::Measurement> bench_sort_with(const SortImpl<Key>& impl, const pmpp::Impl& info, std::size_t n,
+                                               pmpp::BenchContext& ctx, bool pairs, BitSpan bits,
+                                               bool headline = true);
 
 pmpp::ExerciseDef exercise();
 

@@ -22,6 +22,45 @@ __global__ void swap_values_of_equal_neighbours(const Key* keys, Value* values, 
 
 constexpr std::size_t kTile = 1000;
 
+template <class T>
+__global__ void copy_through_inclusive_bound(const T* from, T* to, std::size_t n) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i <= n) to[i] = from[i];  // the mistake: i <= n
+}
+
+template <class T>
+__global__ void scatter_one_position_early(const T* from, T* to, std::size_t n) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) to[static_cast<long long>(i) - 1] = from[i];  // the mistake: - 1 on an exclusive position
+}
+
+__global__ void write_flags_and_total(int* flags, std::size_t n) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n + 1) flags[i] = i < n ? 1 : 0;  // n + 1 flags, right; the workspace holds n
+}
+
+// Onesweep's part of the workspace, rounded to 256 bytes; the wrong sorts' own array follows it.
+template <class Key>
+std::size_t onesweep_part(std::size_t n, bool pairs) {
+    return (radix_sort::radix_sort_onesweep_workspace_bytes<Key>(n, pairs) + 255) / 256 * 256;
+}
+template <class T, class Key>
+T* after_onesweep(const SortArgs<Key>& a) {
+    return reinterpret_cast<T*>(static_cast<char*>(a.workspace) + onesweep_part<Key>(a.n, a.pairs()));
+}
+
+unsigned blocks_of_256(std::size_t threads) { return static_cast<unsigned>((threads + 255) / 256); }
+
+struct LastCall {
+    const void* keys_in = nullptr;
+    const void* keys_out = nullptr;
+    std::size_t n = ~std::size_t{0};
+};
+LastCall& last_call() {
+    static LastCall last;
+    return last;
+}
+
 }  // namespace
 
 template <class Key>
@@ -103,15 +142,92 @@ void ignores_the_bit_range(const SortArgs<Key>& a) {
     radix_sort::radix_sort_onesweep(all);
 }
 
-#define INSTANTIATE_WRONG(Key)                                             \
-    template std::size_t workspace_bytes<Key>(std::size_t, bool);          \
-    template void unstable_pairs<Key>(const SortArgs<Key>&);               \
-    template void skips_a_digit<Key>(const SortArgs<Key>&);                \
-    template void loses_a_key<Key>(const SortArgs<Key>&);                  \
-    template void leaves_values_behind<Key>(const SortArgs<Key>&);         \
-    template void most_significant_digit_first<Key>(const SortArgs<Key>&); \
-    template void drops_the_last_tile<Key>(const SortArgs<Key>&);          \
-    template void ignores_the_bit_range<Key>(const SortArgs<Key>&);
+template <class Key>
+std::size_t one_past_the_end_workspace_bytes(std::size_t n, bool pairs) {
+    return onesweep_part<Key>(n, pairs) + (n + 1) * sizeof(Key);
+}
+
+template <class Key>
+void writes_one_past_the_end(const SortArgs<Key>& a) {
+    Key* sorted = after_onesweep<Key>(a);
+    SortArgs<Key> b = a;
+    b.keys_out = sorted;
+    radix_sort::radix_sort_onesweep(b);
+    // n / 256 + 1 blocks, so that a thread with i == n exists even when 256 divides n.
+    copy_through_inclusive_bound<<<static_cast<unsigned>(a.n / 256 + 1), 256>>>(sorted, a.keys_out, a.n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <class Key>
+std::size_t one_before_the_start_workspace_bytes(std::size_t n, bool pairs) {
+    return onesweep_part<Key>(n, pairs) + n * sizeof(Value);
+}
+
+template <class Key>
+void writes_one_before_the_start(const SortArgs<Key>& a) {
+    if (!a.pairs() || a.n == 0) {
+        radix_sort::radix_sort_onesweep(a);
+        return;
+    }
+    Value* sorted = after_onesweep<Value>(a);
+    SortArgs<Key> b = a;
+    b.values_out = sorted;
+    radix_sort::radix_sort_onesweep(b);
+    scatter_one_position_early<<<blocks_of_256(a.n), 256>>>(sorted, a.values_out, a.n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <class Key>
+std::size_t short_flags_workspace_bytes(std::size_t n, bool pairs) {
+    return onesweep_part<Key>(n, pairs) + n * sizeof(int);  // the mistake: n, not n + 1
+}
+
+template <class Key>
+void overruns_its_workspace(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    write_flags_and_total<<<blocks_of_256(a.n + 1), 256>>>(after_onesweep<int>(a), a.n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <class Key>
+void remembers_its_last_call(const SortArgs<Key>& a) {
+    LastCall& last = last_call();
+    if (last.keys_in == a.keys_in && last.keys_out == a.keys_out && last.n == a.n) return;  // "already sorted"
+    last.keys_in = a.keys_in;
+    last.keys_out = a.keys_out;
+    last.n = a.n;
+    radix_sort::radix_sort_onesweep(a);
+}
+
+void forget_the_last_call() { last_call() = LastCall{}; }
+
+template <class Key>
+void sorts_its_input_in_place(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    if (a.n == 0) return;
+    PMPP_CUDA_CHECK(cudaMemcpy(const_cast<Key*>(a.keys_in), a.keys_out, a.n * sizeof(Key), cudaMemcpyDeviceToDevice));
+    if (a.pairs())
+        PMPP_CUDA_CHECK(cudaMemcpy(const_cast<Value*>(a.values_in), a.values_out, a.n * sizeof(Value),
+                                   cudaMemcpyDeviceToDevice));
+}
+
+#define INSTANTIATE_WRONG(Key)                                                         \
+    template std::size_t workspace_bytes<Key>(std::size_t, bool);                      \
+    template void unstable_pairs<Key>(const SortArgs<Key>&);                           \
+    template void skips_a_digit<Key>(const SortArgs<Key>&);                            \
+    template void loses_a_key<Key>(const SortArgs<Key>&);                              \
+    template void leaves_values_behind<Key>(const SortArgs<Key>&);                     \
+    template void most_significant_digit_first<Key>(const SortArgs<Key>&);             \
+    template void drops_the_last_tile<Key>(const SortArgs<Key>&);                      \
+    template void ignores_the_bit_range<Key>(const SortArgs<Key>&);                    \
+    template std::size_t one_past_the_end_workspace_bytes<Key>(std::size_t, bool);     \
+    template void writes_one_past_the_end<Key>(const SortArgs<Key>&);                  \
+    template std::size_t one_before_the_start_workspace_bytes<Key>(std::size_t, bool); \
+    template void writes_one_before_the_start<Key>(const SortArgs<Key>&);              \
+    template std::size_t short_flags_workspace_bytes<Key>(std::size_t, bool);          \
+    template void overruns_its_workspace<Key>(const SortArgs<Key>&);                   \
+    template void remembers_its_last_call<Key>(const SortArgs<Key>&);                  \
+    template void sorts_its_input_in_place<Key>(const SortArgs<Key>&);
 INSTANTIATE_WRONG(std::uint32_t)
 INSTANTIATE_WRONG(std::int32_t)
 INSTANTIATE_WRONG(float)

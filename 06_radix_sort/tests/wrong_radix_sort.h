@@ -34,4 +34,36 @@ void drops_the_last_tile(const radix_sort::SortArgs<Key>& args);
 template <class Key>
 void ignores_the_bit_range(const radix_sort::SortArgs<Key>& args);
 
+// Writes outside what it was given (the guard zones must catch each). Each has its own
+// workspace function: Onesweep's workspace, then the array named.
+// Sorts the keys into the workspace (room for n + 1), then copies them out with `if (i <= n)`
+// on n / 256 + 1 blocks: keys_out[n], one past the end, written at every n.
+template <class Key>
+std::size_t one_past_the_end_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void writes_one_past_the_end(const radix_sort::SortArgs<Key>& args);
+// Sorts the values into the workspace, then scatters them to "inclusive position - 1" from an
+// exclusive one: value i to values_out[i - 1], the first one before the start.
+template <class Key>
+std::size_t one_before_the_start_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void writes_one_before_the_start(const radix_sort::SortArgs<Key>& args);
+// Sizes its scan's flags for n elements, forgetting the +1 of the total, and writes n + 1:
+// one int past the end of the workspace.
+template <class Key>
+std::size_t short_flags_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void overruns_its_workspace(const radix_sort::SortArgs<Key>& args);
+
+// Right on its first call; afterwards returns at once when keys_in, keys_out and n repeat
+// ("already sorted"): the check's one call passes, the benchmark's repeated calls must not.
+// Uses workspace_bytes above. The memo is process-wide: forget_the_last_call() clears it.
+template <class Key>
+void remembers_its_last_call(const radix_sort::SortArgs<Key>& args);
+void forget_the_last_call();
+// Right every call, but sorts its input in place on the way (through a const_cast): from the
+// second call on it sorts sorted keys. Only the input check can see it.
+template <class Key>
+void sorts_its_input_in_place(const radix_sort::SortArgs<Key>& args);
+
 }  // namespace wrong

@@ -5,6 +5,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_check.cuh"
 #include "common/report.h"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#include <typeinfo>
 
 namespace merge_sort {
 
@@ -295,19 +297,26 @@ CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<Key, V
 namespace {
 
 // A sort's device arrays: input, output and scratch keys (and values), and the split positions.
+// Every array the sort may write is guarded, named as SortArgs names it, so a write outside one
+// is reported as "wrote 1 element past the end of keys_scratch".
 template <class Key, class Value>
 struct DeviceSortArrays {
     static constexpr bool kValues = kHasValues<Value>;
-    DeviceBuffer<Key> keys_in, keys_out, keys_scratch;
-    DeviceBuffer<Value> values_in, values_out, values_scratch;
-    DeviceBuffer<std::size_t> splits;
+    DeviceBuffer<Key> keys_in;
+    DeviceBuffer<Value> values_in;
+    GuardedBuffer<Key> keys_out, keys_scratch;
+    GuardedBuffer<Value> values_out, values_scratch;
+    GuardedBuffer<std::size_t> splits;
 
     explicit DeviceSortArrays(const SortInputs<Key, Value>& in)
-        : keys_out(in.keys.size()), keys_scratch(in.keys.size()), values_out(kValues ? in.keys.size() : 0),
-          values_scratch(kValues ? in.keys.size() : 0), splits(split_capacity(in.keys.size())) {
+        : keys_out(in.keys.size(), "keys_out"), keys_scratch(in.keys.size(), "keys_scratch"),
+          values_out(kValues ? in.keys.size() : 0, "values_out"),
+          values_scratch(kValues ? in.keys.size() : 0, "values_scratch"),
+          splits(split_capacity(in.keys.size()), "splits") {
         keys_in.upload(in.keys);
         if constexpr (kValues) values_in.upload(in.values);
     }
+    // Before every run: 0xFF in every array the sort writes, the guards armed again.
     void poison_outputs() {
         keys_out.poison();
         keys_scratch.poison();
@@ -317,14 +326,11 @@ struct DeviceSortArrays {
             values_scratch.poison();
         }
     }
-    // thrust sorts in place: the output starts as a copy of the input.
-    void copy_input_to_output() {
-        const std::size_t n = keys_in.size();
-        if (n == 0) return;
-        PMPP_CUDA_CHECK(cudaMemcpyAsync(keys_out.data(), keys_in.data(), n * sizeof(Key), cudaMemcpyDeviceToDevice));
-        if constexpr (kValues)
-            PMPP_CUDA_CHECK(
-                cudaMemcpyAsync(values_out.data(), values_in.data(), n * sizeof(Value), cudaMemcpyDeviceToDevice));
+    // Before every run of a sort in place (thrust): the outputs hold a copy of the input.
+    void start_from_input() {
+        poison_outputs();
+        keys_out.copy_from_device(keys_in.data());
+        if constexpr (kValues) values_out.copy_from_device(values_in.data());
     }
     SortArgs<Key, Value> args() {
         SortArgs<Key, Value> a;
@@ -339,6 +345,15 @@ struct DeviceSortArrays {
         }
         return a;
     }
+    // The guard zones of every array the sort may write: the first one written outside.
+    CheckResult check_guards() const {
+        for (const CheckResult& r : {keys_out.check_guards(), keys_scratch.check_guards(), splits.check_guards()})
+            if (!r.ok) return r;
+        if constexpr (kValues)
+            for (const CheckResult& r : {values_out.check_guards(), values_scratch.check_guards()})
+                if (!r.ok) return r;
+        return CheckResult::pass(keys_out.size());
+    }
     SortInputs<Key, Value> output() const {
         SortInputs<Key, Value> out;
         out.keys = keys_out.to_host();
@@ -352,23 +367,30 @@ struct DeviceSortArrays {
     }
 };
 
+const char* const kMergeWroteItsInput = "the merge modified its input A or B: it may only write C (and the splits)";
+const char* const kSortWroteItsInput =
+    "the sort modified keys_in or values_in: it may only read them (and write the outputs and the scratch arrays)";
+
 }  // namespace
 
 template <class Key>
 CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected) {
     const std::size_t na = in.a.size(), nb = in.b.size();
-    DeviceBuffer<Key> a, b, c(na + nb);
-    DeviceBuffer<std::size_t> splits(split_capacity(na + nb));
+    DeviceBuffer<Key> a, b;
+    GuardedBuffer<Key> c(na + nb, "c");
+    GuardedBuffer<std::size_t> splits(split_capacity(na + nb), "splits");
     a.upload(in.a);
     b.upload(in.b);
     c.poison();
     splits.poison();
     merge(a.data(), na, b.data(), nb, c.data(), splits.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    for (const CheckResult& guards : {c.check_guards(), splits.check_guards()})
+        if (!guards.ok) return guards;
     CheckResult r = judge_merge(in, expected, c.to_host());
     if (!r.ok) return r;
     if (!compare_exact(in.a, a.to_host()).ok || !compare_exact(in.b, b.to_host()).ok)
-        return CheckResult::fail("the merge modified its input A or B: it may only write C (and the splits)");
+        return CheckResult::fail(kMergeWroteItsInput);
     return r;
 }
 
@@ -379,11 +401,10 @@ CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<Key, V
     arrays.poison_outputs();
     sort(arrays.args(), in.keys.size());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    if (CheckResult guards = arrays.check_guards(); !guards.ok) return guards;
     CheckResult r = judge_sort(in, expected, arrays.output());
     if (!r.ok) return r;
-    if (!arrays.input_unchanged(in))
-        return CheckResult::fail("the sort modified keys_in or values_in: it may only read them (and write the "
-                                 "outputs and the scratch arrays)");
+    if (!arrays.input_unchanged(in)) return CheckResult::fail(kSortWroteItsInput);
     return r;
 }
 
@@ -471,8 +492,9 @@ SortCall<Key, Value> sort_of(const std::string& impl) {
 
 namespace {
 
-CheckResult with_task(const char* task, CheckResult r) {
-    if (!r.ok) r.message = std::string(task) + ": " + r.message;
+// "what: message", for a failure.
+CheckResult prefixed(const std::string& what, CheckResult r) {
+    if (!r.ok) r.message = what + ": " + r.message;
     return r;
 }
 
@@ -487,14 +509,14 @@ CheckResult check_merge_case(const std::string& impl, const Case& c, MergeShape 
                 return co_rank_student(k, a, na, b, nb, LessOf<Key>{});
             },
             in);
-        if (!r.ok) return with_task("task 1, co_rank_student", r);
+        if (!r.ok) return prefixed("task 1, co_rank_student", r);
     }
     CheckResult all = CheckResult::pass(c.n);
     for (const auto& merge : merges_of<Key>(impl)) {
         CheckResult r = check_merge(merge.run, in, expected);
         if (r.ok) continue;
         if (!student) return r;
-        return with_task(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
+        return prefixed(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
     }
     return all;
 }
@@ -503,7 +525,7 @@ template <class Key, class Value>
 CheckResult check_sort_case(const std::string& impl, const Case& c, std::uint64_t seed) {
     const SortInputs<Key, Value> in = sort_inputs<Key, Value>(c.n, c.dist, seed);
     const CheckResult r = check_sort(sort_of<Key, Value>(impl), in, expected_sort(in));
-    return impl == "student" ? with_task("task 4, sort_student", r) : r;
+    return impl == "student" ? prefixed("task 4, sort_student", r) : r;
 }
 
 }  // namespace
@@ -598,15 +620,17 @@ std::vector<Case> merge_sort_cases(const Options& opts) {
 // ---- The benchmark ---------------------------------------------------------------------------
 
 // Inputs and expected outputs are the same for every implementation at one size: made once.
+// An entry is found by its section and its type (the "kernel" section holds each key type's sort).
 class BenchCache {
 public:
     template <class T, class Make>
-    const T& get(const std::string& what, std::size_t n, std::uint64_t seed, Make make) {
+    const T& get(const std::string& section, std::size_t n, std::uint64_t seed, Make make) {
         if (n != n_ || seed != seed_) {
             entries_.clear();
             n_ = n;
             seed_ = seed;
         }
+        const std::string what = section + " | " + typeid(T).name();
         for (auto& e : entries_)
             if (e.first == what) return *static_cast<const T*>(e.second.get());
         auto made = std::make_shared<T>(make());
@@ -624,26 +648,46 @@ BenchCache& bench_cache() {
     return cache;
 }
 
+// The first run of time_checked's numbering is "timed run 1 of 1": say what that run was.
+CheckResult as_probe_run(CheckResult r) {
+    const std::string numbered = "timed run 1 of 1: ";
+    if (r.message.rfind(numbered, 0) == 0) r.message.erase(0, numbered.size());
+    r.message = "first run (timed once, to choose the number of repeats): " + r.message;
+    return r;
+}
+
+std::string joined(const std::string& first, const std::string& second) {
+    return first.empty() ? second : second.empty() ? first : first + "; " + second;
+}
+
 // A first timed run says how long a run takes. Variants that need a large part of a second
 // (the basic sort at 2^28) get three repeats instead of twenty; one that needs more than a second
-// is timed once (and the note says so).
-Stats time_variant(BenchContext& ctx, const std::function<void()>& run, const std::function<void()>& prepare,
-                   std::string& note) {
+// is timed once (and the note says so). Every run, the first one too, is checked by call.verify:
+// the first wrong one ends the timing and makes the row WRONG.
+TimedResult time_variant(BenchContext& ctx, const TimedCall& call) {
     TimingOptions once = ctx.timing;
     once.warmup = 0;
     once.repeats = 1;
-    const Stats probe = time_device(once, &ctx.flusher, run, prepare);
-    if (probe.median > 1000) {
-        note = "timed once: a run takes over a second";
+    TimedResult probe = time_checked(once, &ctx.flusher, call);
+    if (!probe.check.ok) {
+        probe.check = as_probe_run(probe.check);
+        return probe;
+    }
+    if (probe.ms.median > 1000) {
+        probe.note = joined("timed once: a run takes over a second", probe.note);
         return probe;
     }
     TimingOptions timing = ctx.timing;
-    if (probe.median > 200 && timing.repeats > 3) {
+    std::string note;
+    if (probe.ms.median > 200 && timing.repeats > 3) {
         timing.repeats = 3;
         timing.warmup = 0;
         note = "timed 3 times: a run takes over 200 ms";
     }
-    return time_device(timing, &ctx.flusher, run, prepare);
+    TimedResult result = time_checked(timing, &ctx.flusher, call);
+    result.runs_checked += probe.runs_checked;
+    result.note = joined(note, result.note);
+    return result;
 }
 
 TimingOptions cpu_timing(const BenchContext& ctx, std::size_t n) {
@@ -657,65 +701,150 @@ std::string host_threads_note() {
     return format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
 }
 
-// The timed runs' output is compared on the device, bit for bit, with the CPU's answer uploaded
-// once: at 2^28 that saves copying gigabytes back for every implementation.
-template <class T>
-__device__ bool same_bits(const T& x, const T& y) {
-    static_assert(sizeof(T) % 4 == 0 && alignof(T) >= 4, "compared as 32-bit words");
-    const auto* a = reinterpret_cast<const std::uint32_t*>(&x);
-    const auto* b = reinterpret_cast<const std::uint32_t*>(&y);
-    for (std::size_t w = 0; w < sizeof(T) / 4; ++w)
-        if (a[w] != b[w]) return false;
-    return true;
-}
-
-template <class T>
-__global__ void count_differences(const T* expected, const T* actual, std::size_t n, unsigned long long* count) {
-    unsigned long long local = 0;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        local += same_bits(expected[i], actual[i]) ? 0 : 1;
-    if (local != 0) atomicAdd(count, local);
-}
-
-template <class T>
-std::size_t differences_on_device(const DeviceBuffer<T>& expected, const DeviceBuffer<T>& actual, std::size_t n) {
-    if (n == 0) return 0;
-    DeviceBuffer<unsigned long long> count(1);
-    PMPP_CUDA_CHECK(cudaMemset(count.data(), 0, sizeof(unsigned long long)));
-    count_differences<<<1024, 256>>>(expected.data(), actual.data(), n, count.data());
-    PMPP_CHECK_LAUNCH();
-    return static_cast<std::size_t>(count.to_host()[0]);
-}
-
-void record_differences(Measurement& m, std::size_t wrong, std::size_t n, const char* what) {
-    m.correct = wrong == 0;
-    if (!m.correct) m.check_message = format("%zu of %zu %s differ from the CPU's answer", wrong, n, what);
-}
-
+// Every run's output is compared on the device, bit for bit, with the CPU's answer uploaded once
+// per size (at 2^28 that saves copying gigabytes back after every run); the inputs are compared
+// with a copy kept on the device, so a call cannot sort its input in place for the next one.
 template <class Key, class Value>
 struct SortBenchData {
     SortInputs<Key, Value> in, expected;
-    DeviceBuffer<Key> expected_keys;
-    DeviceBuffer<Value> expected_values;
+    DeviceBuffer<Key> input_keys, expected_keys;
+    DeviceBuffer<Value> input_values, expected_values;
 };
 
 template <class Key, class Value>
-Measurement bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, const std::string& section) {
-    using Less = LessOf<Key>;
-    const auto& data = bench_cache().get<SortBenchData<Key, Value>>(section, n, ctx.seed, [&] {
+const SortBenchData<Key, Value>& sort_bench_data(const std::string& section, std::size_t n, std::uint64_t seed) {
+    return bench_cache().get<SortBenchData<Key, Value>>(section, n, seed, [&] {
         SortBenchData<Key, Value> d;
-        d.in = sort_inputs<Key, Value>(n, Distribution::Uniform, ctx.seed);
+        d.in = sort_inputs<Key, Value>(n, Distribution::Uniform, seed);
         d.expected = expected_sort(d.in);
+        d.input_keys.upload(d.in.keys);
         d.expected_keys.upload(d.expected.keys);
-        if constexpr (kHasValues<Value>) d.expected_values.upload(d.expected.values);
+        if constexpr (kHasValues<Value>) {
+            d.input_values.upload(d.in.values);
+            d.expected_values.upload(d.expected.values);
+        }
         return d;
     });
+}
+
+template <class Key, class Value>
+Measurement sort_row(const std::string& section, std::size_t n) {
     Measurement m;
     m.section = section;
     m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0));
     m.items = static_cast<double>(n);
+    return m;
+}
+
+// The check of one benchmark run of a sort: guards of every array it may write, then keys_out
+// (and values_out) against the expected output, then the inputs unchanged; all on the device.
+template <class Key, class Value>
+CheckResult verify_sort_run(const SortBenchData<Key, Value>& data, const DeviceSortArrays<Key, Value>& arrays) {
+    const std::size_t n = arrays.keys_out.size();
+    if (CheckResult guards = arrays.check_guards(); !guards.ok) return guards;
+    if (CheckResult keys = compare_exact_on_device(data.expected_keys.data(), arrays.keys_out.data(), n); !keys.ok)
+        return prefixed("keys_out", keys);
+    std::size_t input_changed = count_differences_on_device(data.input_keys.data(), arrays.keys_in.data(), n);
+    if constexpr (kHasValues<Value>) {
+        CheckResult values = compare_exact_on_device(data.expected_values.data(), arrays.values_out.data(), n);
+        if (!values.ok) return prefixed("values_out", values);
+        input_changed += count_differences_on_device(data.input_values.data(), arrays.values_in.data(), n);
+    }
+    if (input_changed != 0) return CheckResult::fail(kSortWroteItsInput);
+    return CheckResult::pass(n);
+}
+
+template <class Key>
+struct MergeBenchData {
+    MergeInputs<Key> in;
+    std::vector<Key> expected;
+    DeviceBuffer<Key> a, b, expected_c;  // a and b: pristine copies, to compare the merge's inputs with
+};
+
+template <class Key>
+const MergeBenchData<Key>& merge_bench_data(const std::string& section, std::size_t n, std::uint64_t seed) {
+    return bench_cache().get<MergeBenchData<Key>>(section, n, seed, [&] {
+        MergeBenchData<Key> d;
+        d.in = merge_inputs<Key>(n, Distribution::Uniform, MergeShape::Halves, seed);
+        d.expected = expected_merge(d.in);
+        d.a.upload(d.in.a);
+        d.b.upload(d.in.b);
+        d.expected_c.upload(d.expected);
+        return d;
+    });
+}
+
+template <class Key>
+Measurement merge_row(const std::string& section, const std::string& label, std::size_t n) {
+    Measurement m;
+    m.section = section;
+    m.label = label;
+    m.bytes = 2.0 * static_cast<double>(n) * sizeof(Key);
+    m.items = static_cast<double>(n);
+    return m;
+}
+
+}  // namespace
+
+template <class Key, class Value>
+Measurement bench_sort_call(const SortCall<Key, Value>& sort, std::size_t n, BenchContext& ctx,
+                            const std::string& section, SortStart start) {
+    const SortBenchData<Key, Value>& data = sort_bench_data<Key, Value>(section, n, ctx.seed);
+    Measurement m = sort_row<Key, Value>(section, n);
+    DeviceSortArrays<Key, Value> arrays(data.in);
+    const SortArgs<Key, Value> args = arrays.args();
+    TimedCall call;
+    call.prepare = [&] {
+        if (start == SortStart::CopyOfInput)
+            arrays.start_from_input();
+        else
+            arrays.poison_outputs();
+    };
+    call.run = [&] { sort(args, n); };
+    call.verify = [&] { return verify_sort_run(data, arrays); };
+    m.record(time_variant(ctx, call));
+    return m;
+}
+
+template <class Key>
+Measurement bench_merge_call(const MergeCall<Key>& merge, std::size_t n, BenchContext& ctx,
+                             const std::string& section, const std::string& label) {
+    const MergeBenchData<Key>& data = merge_bench_data<Key>(section, n, ctx.seed);
+    const std::size_t na = data.in.a.size(), nb = data.in.b.size();
+    Measurement m = merge_row<Key>(section, label, n);
+    DeviceBuffer<Key> a, b;
+    a.upload(data.in.a);
+    b.upload(data.in.b);
+    GuardedBuffer<Key> c(n, "c");
+    GuardedBuffer<std::size_t> splits(split_capacity(n), "splits");
+    TimedCall call;
+    call.prepare = [&] {
+        c.poison();
+        splits.poison();
+    };
+    call.run = [&] { merge(a.data(), na, b.data(), nb, c.data(), splits.data()); };
+    call.verify = [&]() -> CheckResult {
+        for (const CheckResult& guards : {c.check_guards(), splits.check_guards()})
+            if (!guards.ok) return guards;
+        if (CheckResult out = compare_exact_on_device(data.expected_c.data(), c.data(), n); !out.ok)
+            return prefixed("c", out);
+        const std::size_t input_changed = count_differences_on_device(data.a.data(), a.data(), na) +
+                                          count_differences_on_device(data.b.data(), b.data(), nb);
+        if (input_changed != 0) return CheckResult::fail(kMergeWroteItsInput);
+        return CheckResult::pass(n);
+    };
+    m.record(time_variant(ctx, call));
+    return m;
+}
+
+namespace {
+
+template <class Key, class Value>
+Measurement bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, const std::string& section) {
+    using Less = LessOf<Key>;
     if (impl.kind == ImplKind::Cpu) {
+        const SortBenchData<Key, Value>& data = sort_bench_data<Key, Value>(section, n, ctx.seed);
+        Measurement m = sort_row<Key, Value>(section, n);
         SortInputs<Key, Value> copy;
         auto values = [&]() -> Value* {
             if constexpr (kHasValues<Value>) return copy.values.data();
@@ -723,75 +852,39 @@ Measurement bench_sort(const Impl& impl, std::size_t n, BenchContext& ctx, const
         };
         m.ms = time_host(cpu_timing(ctx, n), [&] { sort_cpu(copy.keys.data(), values(), n, Less{}); },
                          [&] { copy = data.in; });
-        const CheckResult r = judge_sort(data.in, data.expected, copy, false);
-        m.correct = r.ok;
-        m.check_message = r.message;
+        m.record_check(judge_sort(data.in, data.expected, copy, false));
         m.note = host_threads_note();
         return m;
     }
-    DeviceSortArrays<Key, Value> arrays(data.in);
-    const SortArgs<Key, Value> args = arrays.args();
-    if (impl.name == "thrust") {  // in place: the copy into the output is untimed
-        m.ms = time_variant(ctx, [&] { sort_thrust_in_place(args.keys_out, args.values_out, n, Less{}); },
-                            [&] { arrays.copy_input_to_output(); }, m.note);
-    } else {
-        const SortCall<Key, Value> sort = sort_of<Key, Value>(impl.name);
-        m.ms = time_variant(ctx, [&] { sort(args, n); }, [&] { arrays.poison_outputs(); }, m.note);
-    }
-    std::size_t wrong = differences_on_device(data.expected_keys, arrays.keys_out, n);
-    if constexpr (kHasValues<Value>) wrong += differences_on_device(data.expected_values, arrays.values_out, n);
-    record_differences(m, wrong, n, kHasValues<Value> ? "keys and values" : "keys");
-    return m;
+    if (impl.name == "thrust")  // in place: the copy of the input into the outputs is untimed
+        return bench_sort_call<Key, Value>(
+            [](const SortArgs<Key, Value>& args, std::size_t count) {
+                sort_thrust_in_place(args.keys_out, args.values_out, count, Less{});
+            },
+            n, ctx, section, SortStart::CopyOfInput);
+    return bench_sort_call(sort_of<Key, Value>(impl.name), n, ctx, section, SortStart::PoisonedOutputs);
 }
-
-template <class Key>
-struct MergeBenchData {
-    MergeInputs<Key> in;
-    std::vector<Key> expected;
-    DeviceBuffer<Key> expected_on_device;
-};
 
 template <class Key>
 std::vector<Measurement> bench_merge(const Impl& impl, std::size_t n, BenchContext& ctx, const std::string& section) {
     using Less = LessOf<Key>;
-    const auto& data = bench_cache().get<MergeBenchData<Key>>(section, n, ctx.seed, [&] {
-        MergeBenchData<Key> d;
-        d.in = merge_inputs<Key>(n, Distribution::Uniform, MergeShape::Halves, ctx.seed);
-        d.expected = expected_merge(d.in);
-        d.expected_on_device.upload(d.expected);
-        return d;
-    });
-    const std::size_t na = data.in.a.size(), nb = data.in.b.size();
-    auto row = [&](const std::string& label) {
-        Measurement m;
-        m.section = section;
-        m.label = label;
-        m.bytes = 2.0 * static_cast<double>(n) * sizeof(Key);
-        m.items = static_cast<double>(n);
-        return m;
-    };
     std::vector<Measurement> rows;
     if (impl.kind == ImplKind::Cpu) {
-        Measurement m = row("");
+        const MergeBenchData<Key>& data = merge_bench_data<Key>(section, n, ctx.seed);
+        const std::size_t na = data.in.a.size(), nb = data.in.b.size();
+        Measurement m = merge_row<Key>(section, "", n);
         std::vector<Key> c(n);
-        m.ms = time_host(cpu_timing(ctx, n), [&] { merge_cpu(data.in.a.data(), na, data.in.b.data(), nb, c.data(), Less{}); });
-        const CheckResult r = judge_merge(data.in, data.expected, c, false);
-        m.correct = r.ok;
-        m.check_message = r.message;
+        m.ms = time_host(
+            cpu_timing(ctx, n), [&] { merge_cpu(data.in.a.data(), na, data.in.b.data(), nb, c.data(), Less{}); },
+            [&] { std::memset(static_cast<void*>(c.data()), 0xFF, n * sizeof(Key)); });
+        m.record_check(judge_merge(data.in, data.expected, c, false));
         m.note = "one host thread";
         rows.push_back(m);
         return rows;
     }
-    DeviceBuffer<Key> a, b, c(n);
-    DeviceBuffer<std::size_t> splits(split_capacity(n));
-    a.upload(data.in.a);
-    b.upload(data.in.b);
     for (const auto& merge : merges_of<Key>(impl.name)) {
-        Measurement m = row(merge.label.empty() ? "" : impl.name + " " + merge.label);
-        m.ms = time_variant(ctx, [&] { merge.run(a.data(), na, b.data(), nb, c.data(), splits.data()); },
-                            [&] { c.poison(); }, m.note);
-        record_differences(m, differences_on_device(data.expected_on_device, c, n), n, "keys");
-        rows.push_back(m);
+        const std::string label = merge.label.empty() ? "" : impl.name + " " + merge.label;
+        rows.push_back(bench_merge_call<Key>(merge.run, n, ctx, section, label));
     }
     return rows;
 }
@@ -866,6 +959,8 @@ ExerciseDef exercise() {
     template CheckResult check_merge<Key>(const MergeCall<Key>&, const MergeInputs<Key>&, const std::vector<Key>&); \
     template CheckResult check_co_rank<Key>(const CoRankCall<Key>&, const MergeInputs<Key>&);                      \
     template std::vector<NamedMerge<Key>> merges_of<Key>(const std::string&);                                      \
+    template Measurement bench_merge_call<Key>(const MergeCall<Key>&, std::size_t, BenchContext&, const std::string&, \
+                                               const std::string&);                                               \
     INSTANTIATE_HARNESS_SORT(Key, NoValues)                                                                       \
     INSTANTIATE_HARNESS_SORT(Key, PairValue)
 #define INSTANTIATE_HARNESS_SORT(Key, Value)                                                                          \
@@ -875,7 +970,9 @@ ExerciseDef exercise() {
                                                 const SortInputs<Key, Value>&, bool);                                 \
     template CheckResult check_sort<Key, Value>(const SortCall<Key, Value>&, const SortInputs<Key, Value>&,            \
                                                 const SortInputs<Key, Value>&);                                       \
-    template SortCall<Key, Value> sort_of<Key, Value>(const std::string&);
+    template SortCall<Key, Value> sort_of<Key, Value>(const std::string&);                                            \
+    template Measurement bench_sort_call<Key, Value>(const SortCall<Key, Value>&, std::size_t, BenchContext&,         \
+                                                     const std::string&, SortStart);
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_HARNESS_KEY)
 #undef INSTANTIATE_HARNESS_KEY
 #undef INSTANTIATE_HARNESS_SORT

@@ -97,7 +97,10 @@ template <class Key, class Value>
 pmpp::CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<Key, Value>& expected,
                              const SortInputs<Key, Value>& out, bool explain = true);
 
-// Device checks: run the call on poisoned outputs, judge; the inputs must come back unchanged.
+// Device checks: run the call once on poisoned outputs; then the guard zones of every array it
+// may write (c and splits; keys_out, values_out, keys_scratch, values_scratch and splits), so a
+// write outside one fails with "wrote 1 element past the end of c"; then judge; then the inputs
+// must be unchanged.
 template <class Key>
 pmpp::CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected);
 template <class Key, class Value>
@@ -109,6 +112,23 @@ pmpp::CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeIn
 
 // One case of the case list, for the implementation named `impl` (what --check runs).
 pmpp::CheckResult check_case(const std::string& impl, const pmpp::Case& c, std::uint64_t seed);
+
+// How a sort's outputs start each benchmark run: poisoned, or holding a copy of the input
+// (thrust's sort works in place on keys_out and values_out; the copy is untimed).
+enum class SortStart { PoisonedOutputs, CopyOfInput };
+// The benchmark of one call at size n (uniform input from ctx.seed, the same for every call at
+// that size and section), as every device implementation is timed: one row. Each run (the first
+// one, timed once to choose the number of repeats, then every warm-up and timed run) starts from
+// poisoned outputs and re-armed guard zones, and is checked afterwards on the device: the guards
+// of every array the call may write, the output against the CPU's answer, the inputs unchanged.
+// The first wrong run makes the row WRONG, its message naming the run ("warm-up run 2 of 2:
+// keys_out: ...").
+template <class Key, class Value>
+pmpp::Measurement bench_sort_call(const SortCall<Key, Value>& sort, std::size_t n, pmpp::BenchContext& ctx,
+                                  const std::string& section, SortStart start = SortStart::PoisonedOutputs);
+template <class Key>
+pmpp::Measurement bench_merge_call(const MergeCall<Key>& merge, std::size_t n, pmpp::BenchContext& ctx,
+                                   const std::string& section, const std::string& label);
 
 pmpp::ExerciseDef exercise();
 

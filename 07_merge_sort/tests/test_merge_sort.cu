@@ -66,6 +66,21 @@ SortCall<Key, Value> sort_call(void (*fn)(const SortArgs<Key, Value>&, std::size
     return fn;
 }
 
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What run_exercise hands a benchmark function, to call bench_sort_call and bench_merge_call
+// directly with an implementation that only the tests know.
+struct DirectBench {
+    pmpp::Options opts;
+    pmpp::L2Flusher flusher;
+    pmpp::DeviceSummary device = pmpp::describe_device();
+    pmpp::BenchContext ctx{opts, pmpp::testing::test_seed(), pmpp::TimingOptions{}, flusher, device};
+    DirectBench(int warmup, int repeats) {
+        ctx.timing.warmup = warmup;
+        ctx.timing.repeats = repeats;
+    }
+};
+
 }  // namespace
 
 // ---- merges --------------------------------------------------------------------------------
@@ -219,6 +234,115 @@ TEST(SortCheck, RejectsASortThatWritesItsInput) {
         check_sort(sort_call(wrong::sort_uses_input_as_scratch<std::uint32_t, PairValue>), in, expected_sort(in));
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
+}
+
+// ---- guard zones: a write outside any array the call may write fails the check ----------------
+
+TEST(MergeCheck, RejectsAMergeThatWritesOnePastTheEndOfC) {
+    PMPP_REQUIRE_GPU();
+    // The wrong kernel's blocks hold 256 outputs: 1000 leaves the last block part-full, 1024 fills it.
+    for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {
+        const auto in =
+            merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed(n));
+        const CheckResult r = check_merge(merge_call(wrong::merge_one_past_end<std::uint32_t>), in, expected_merge(in));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of c (index " + std::to_string(n) + ";"))
+            << r.report();
+    }
+}
+
+TEST(MergeCheck, RejectsAMergeThatWritesOneBeforeTheStartOfC) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{1000}, std::size_t{4097}}) {
+        const auto in = merge_inputs<Event>(n, Distribution::Uniform, MergeShape::AThird, pmpp::testing::test_seed(n));
+        const CheckResult r = check_merge(merge_call(wrong::merge_one_early<Event>), in, expected_merge(in));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element before the start of c (index -1)")) << r.report();
+    }
+}
+
+TEST(SortCheck, RejectsASortThatStoresASentinelPastTheEndOfItsScratchKeys) {
+    PMPP_REQUIRE_GPU();
+    for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {
+        const auto in = sort_inputs<std::uint32_t, PairValue>(n, Distribution::Uniform, pmpp::testing::test_seed(n));
+        const CheckResult r =
+            check_sort(sort_call(wrong::sort_sentinel_past_scratch<std::uint32_t, PairValue>), in, expected_sort(in));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of keys_scratch")) << r.report();
+    }
+}
+
+// ---- the benchmark checks every run ----------------------------------------------------------
+
+TEST(MergeSortBench, MarksWrongASortThatReturnsAtOnceWhenCalledAgainWithTheSameArrays) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t n = (std::size_t{1} << 16) + 3;
+    const auto memoized = sort_call(wrong::sort_memoized<std::uint32_t, PairValue>);
+    // One call, as the check makes: right.
+    wrong::forget_memoized_calls();
+    const auto in = sort_inputs<std::uint32_t, PairValue>(n, Distribution::Uniform, pmpp::testing::test_seed());
+    const CheckResult once = check_sort(memoized, in, expected_sort(in));
+    ASSERT_TRUE(once.ok) << once.report();
+    // Its first benchmark run computes (and is right); the next one, the same arrays again, is not.
+    for (int warmup : {2, 0}) {
+        wrong::forget_memoized_calls();
+        DirectBench bench(warmup, 3);
+        const pmpp::Measurement m = bench_sort_call(memoized, n, bench.ctx, "sort u32 keys with u32 values");
+        EXPECT_FALSE(m.correct) << "warm-up " << warmup;
+        EXPECT_TRUE(contains(m.check_message, warmup > 0 ? "warm-up run 1 of 2: " : "timed run 1 of 3: "))
+            << m.check_message;
+    }
+}
+
+TEST(MergeSortBench, MarksWrongAMergeThatReturnsAtOnceWhenCalledAgainWithTheSameArrays) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t n = (std::size_t{1} << 16) + 3;
+    const auto memoized = merge_call(wrong::merge_memoized<std::uint32_t>);
+    wrong::forget_memoized_calls();
+    const auto in =
+        merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const CheckResult once = check_merge(memoized, in, expected_merge(in));
+    ASSERT_TRUE(once.ok) << once.report();
+    wrong::forget_memoized_calls();
+    DirectBench bench(2, 3);
+    const pmpp::Measurement m = bench_merge_call(memoized, n, bench.ctx, "merge", "memoized");
+    EXPECT_FALSE(m.correct);
+    EXPECT_TRUE(contains(m.check_message, "warm-up run 1 of 2: c: ")) << m.check_message;
+}
+
+TEST(MergeSortBench, ChecksTheFirstRunThatChoosesTheRepeatsToo) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t n = std::size_t{1} << 16;
+    DirectBench bench(2, 3);
+    const pmpp::Measurement merge =
+        bench_merge_call(merge_call(wrong::merge_one_past_end<std::uint32_t>), n, bench.ctx, "merge", "past the end");
+    EXPECT_FALSE(merge.correct);
+    EXPECT_TRUE(contains(merge.check_message, "first run (timed once")) << merge.check_message;
+    EXPECT_TRUE(contains(merge.check_message, "wrote 1 element past the end of c")) << merge.check_message;
+    const pmpp::Measurement sentinel = bench_sort_call(
+        sort_call(wrong::sort_sentinel_past_scratch<std::uint32_t, NoValues>), n, bench.ctx, "kernel");
+    EXPECT_FALSE(sentinel.correct);
+    EXPECT_TRUE(contains(sentinel.check_message, "past the end of keys_scratch")) << sentinel.check_message;
+    // Right output (as in RejectsASortThatWritesItsInput, at that size), but keys_in used as
+    // scratch: the inputs are compared after every run too.
+    const pmpp::Measurement input = bench_sort_call(
+        sort_call(wrong::sort_uses_input_as_scratch<std::uint32_t, NoValues>), 100003, bench.ctx, "kernel");
+    EXPECT_FALSE(input.correct);
+    EXPECT_TRUE(contains(input.check_message, "modified keys_in")) << input.check_message;
+}
+
+TEST(MergeSortBench, AcceptsEveryRunOfARightSortAndMerge) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t n = (std::size_t{1} << 16) + 3;
+    DirectBench bench(2, 3);
+    for (const auto& impl : kEverything) {
+        const pmpp::Measurement sort = bench_sort_call(sort_of<Event, PairValue>(impl), n, bench.ctx, "pairs");
+        EXPECT_TRUE(sort.correct) << shown(impl) << ": " << sort.check_message;
+        for (const auto& merge : merges_of<Event>(impl)) {
+            const pmpp::Measurement m = bench_merge_call(merge.run, n, bench.ctx, "merge", merge.label);
+            EXPECT_TRUE(m.correct) << shown(impl) << " " << merge.label << ": " << m.check_message;
+        }
+    }
 }
 
 // ---- the whole harness, as `make run` uses it ------------------------------------------------

@@ -4,6 +4,7 @@
 
 #include "mandelbrot.h"
 
+#include "common/device_buffer.h"
 #include "common/exercise.h"
 
 #include <cstdint>
@@ -14,8 +15,9 @@
 namespace mandelbrot {
 
 // How an output is compared with the CPU reference (README, "How the check decides").
-// Every mode first requires every pixel written, with a count in [0, max_iter], and nothing
-// written outside the image.
+// Before any mode, the check (check_render, and the benchmark after every run) requires nothing
+// written outside the image (check_image_guards); then every mode requires every pixel written,
+// with a count in [0, max_iter].
 enum class CheckMode {
     Exact,         // every pixel equal: the pinned kernel, whose arithmetic is the CPU's
     Tolerant,      // every pixel away from the boundary equal, at most 5% + 2 differ in all
@@ -45,6 +47,16 @@ bool away_from_boundary(const std::uint32_t* reference, int width, int height, i
 pmpp::CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
                                  int max_iter, CheckMode mode);
 
+// compare_counts of two device images (the benchmark's check of every run, without copying the
+// image back): the same rule, from the same per-pixel code compiled for the GPU. Only a failure
+// downloads both, and its report is compare_counts' own.
+pmpp::CheckResult compare_counts_on_device(const std::uint32_t* expected, const std::uint32_t* actual, int width,
+                                           int height, int max_iter, CheckMode mode);
+
+// The image's guard zones (GuardedBuffer), named as mandelbrot.h names the array: "wrote 1
+// element past the end of counts (index N; it has N elements)", with a hint for 2-D grids.
+pmpp::CheckResult check_image_guards(const pmpp::GuardedBuffer<std::uint32_t>& counts);
+
 // Any device implementation, as the check sees it.
 using Render = std::function<void(const View&, Precision, std::uint32_t*)>;
 Render render_by_name(const std::string& name);
@@ -52,8 +64,8 @@ Render render_by_name(const std::string& name);
 // The CPU reference counts of a view, computed once per process (on every core).
 const std::vector<std::uint32_t>& reference_counts(const View& view, Precision precision);
 
-// Runs `render` into a buffer filled with 0xFF (with guard zones before and after the image)
-// and compares with the CPU reference.
+// Runs `render` into an image filled with 0xFF between guard zones (a GuardedBuffer named
+// "counts"), checks the guards, then compares with the CPU reference.
 pmpp::CheckResult check_render(const Render& render, const View& view, Precision precision, CheckMode mode);
 
 // What a check case stands for (Case::variant encodes the view, the image shape and the
@@ -81,6 +93,15 @@ const std::vector<Shape>& check_shapes();
 double fp32_peak_flops(const pmpp::DeviceSummary& device);
 // Flops one iteration of z = z^2 + c with its escape test counts (README and NOTES.md).
 constexpr double kFlopsPerIteration = 8;
+
+// Times one device implementation on one benchmark view (a preset's name) at width n, as the
+// benchmark times every one of them: before every warm-up and timed run the image is poisoned
+// and its guards re-armed; after every run, untimed, the guards are checked and the counts
+// compared on the device with the pinned kernel's, under mode_for's rule (Exact for the pinned
+// kernel itself). The first wrong run makes the row wrong and its message names the run.
+// Returns the row with its time and check (no rate notes). The tests hand it wrong kernels.
+pmpp::Measurement bench_render(const Render& render, bool pinned_arithmetic, const std::string& view_name,
+                               std::size_t n, pmpp::BenchContext& ctx);
 
 // The exercise's definition for the common harness.
 pmpp::ExerciseDef exercise();

@@ -6,8 +6,10 @@
 #include "wrong_mandelbrot.h"
 
 #include "common/cuda_check.h"
+#include "common/device.h"
 #include "common/device_buffer.h"
 #include "common/testing.h"
+#include "common/timing.h"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <numeric>
 #include <set>
 #include <unistd.h>
@@ -508,10 +511,39 @@ TEST(CheckRejects, AKernelWithoutBoundsCheckOnASizeThatIsNotAMultipleOfTheBlock)
     for (auto [w, h] : {std::pair{17, 13}, std::pair{1920, 1080}, std::pair{33, 31}}) {
         const CheckResult r = check_case(wrong::has_no_bounds_check, false, preset_case("full", Precision::Float, w, h), 1);
         ASSERT_FALSE(r.ok) << w << "x" << h;
-        EXPECT_NE(r.message.find("outside the image"), std::string::npos) << r.report();
+        EXPECT_NE(r.message.find("past the end of counts"), std::string::npos) << r.report();
     }
     // ...and the same kernel passes on a multiple of the block: the case list needs the others.
     const CheckResult fits = check_case(wrong::has_no_bounds_check, false, preset_case("full", Precision::Float, 32, 32), 1);
+    EXPECT_TRUE(fits.ok) << fits.report();
+}
+
+TEST(CheckRejects, TheClassicIndexBoundIOrEqualNThatWritesOneElementPastTheEnd) {
+    PMPP_REQUIRE_GPU();
+    // 17x13 = 221 pixels is not a multiple of the 256-thread block; 32x32 and 1920x1080 are.
+    for (auto [w, h] : {std::pair{17, 13}, std::pair{32, 32}, std::pair{1920, 1080}}) {
+        const CheckResult r = check_case(wrong::writes_one_past_the_end, false, preset_case("full", Precision::Float, w, h), 1);
+        ASSERT_FALSE(r.ok) << w << "x" << h;
+        const std::string pixels = std::to_string(w * h);
+        EXPECT_NE(r.message.find("wrote 1 element past the end of counts (index " + pixels + "; it has " + pixels +
+                                 " elements)"),
+                  std::string::npos)
+            << r.report();
+    }
+}
+
+TEST(CheckRejects, RowsFilledBottomUpThatWriteBeforeTheStart) {
+    PMPP_REQUIRE_GPU();
+    // 13 rows in a 16-row block: 3 thread rows past the image, image rows -1 to -3 (17 pixels each).
+    const CheckResult r = check_case(wrong::fills_rows_bottom_up, false, preset_case("full", Precision::Float, 17, 13), 1);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("wrote 51 elements before the start of counts (index -51 to -1)"), std::string::npos)
+        << r.report();
+    const CheckResult tall = check_case(wrong::fills_rows_bottom_up, false, preset_case("full", Precision::Double, 33, 31), 1);
+    ASSERT_FALSE(tall.ok);
+    EXPECT_NE(tall.message.find("before the start of counts"), std::string::npos) << tall.report();
+    // The image itself is right: on a height that is a multiple of the block nothing is wrong.
+    const CheckResult fits = check_case(wrong::fills_rows_bottom_up, false, preset_case("full", Precision::Float, 32, 32), 1);
     EXPECT_TRUE(fits.ok) << fits.report();
 }
 
@@ -526,6 +558,160 @@ TEST(CheckRejects, AnOutputNeverWritten) {
     const CheckResult r = check_case(wrong::never_launches, false, preset_case("full", Precision::Float, 17, 13), 1);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("is the kernel launched"), std::string::npos) << r.report();
+}
+
+// ---- device: the benchmark's check of every run ------------------------------------------------
+
+namespace {
+
+// Runs compare_counts and compare_counts_on_device on the same images in every mode: the two must
+// give the same verdict and the same message. Counts each mode's passes and failures in `seen`.
+struct Verdicts {
+    std::map<CheckMode, int> passed, failed;
+};
+
+void expect_same_verdict(const std::string& label, const std::vector<std::uint32_t>& expected,
+                         const std::vector<std::uint32_t>& actual, int width, int height, int max_iter, Verdicts& seen) {
+    pmpp::DeviceBuffer<std::uint32_t> e, a;
+    e.upload(expected);
+    a.upload(actual);
+    for (CheckMode mode : {CheckMode::Exact, CheckMode::Tolerant, CheckMode::Loose, CheckMode::Completeness}) {
+        const CheckResult host = compare_counts(expected.data(), actual.data(), width, height, max_iter, mode);
+        const CheckResult device = compare_counts_on_device(e.data(), a.data(), width, height, max_iter, mode);
+        EXPECT_EQ(host.ok, device.ok) << label << " (" << to_string(mode) << "): host " << host.report() << "; device "
+                                      << device.report();
+        EXPECT_EQ(host.message, device.message) << label << " (" << to_string(mode) << ")";
+        ++(host.ok ? seen.passed : seen.failed)[mode];
+    }
+}
+
+// What the benchmark hands bench_render: the command line's defaults, 2 warm-ups, 3 timed runs.
+struct BenchSetup {
+    pmpp::Options opts;
+    pmpp::DeviceSummary device = pmpp::describe_device(0);
+    pmpp::L2Flusher flusher;
+    pmpp::BenchContext ctx{opts, pmpp::testing::test_seed(), pmpp::TimingOptions{2, 3, true}, flusher, device};
+};
+
+}  // namespace
+
+TEST(DeviceCheck, GivesTheHostChecksVerdictOnCraftedImagesInEveryMode) {
+    PMPP_REQUIRE_GPU();
+    Verdicts seen;
+    const std::vector<std::uint32_t> r = two_regions();
+    auto changed = [&](std::vector<std::pair<int, std::uint32_t>> pixels) {
+        std::vector<std::uint32_t> a = r;
+        for (auto [i, v] : pixels) a[static_cast<std::size_t>(i)] = v;
+        return a;
+    };
+    const int w = kRegionsWidth, h = kRegionsHeight;
+    expect_same_verdict("identical", r, r, w, h, 100, seen);
+    expect_same_verdict("at the boundary", r, changed({{4 * w + 6, 7}}), w, h, 100, seen);
+    expect_same_verdict("away from it", r, changed({{4 * w + 8, 10}}), w, h, 100, seen);
+    expect_same_verdict("on the image's edge", r, changed({{4 * w + 0, 6}, {4 * w + 12, 8}}), w, h, 100, seen);
+    expect_same_verdict("one pixel in from the edge", r, changed({{1 * w + 3, 6}}), w, h, 100, seen);
+    expect_same_verdict("never written", r, changed({{10, kPoison}}), w, h, 100, seen);
+    expect_same_verdict("above max_iter", r, changed({{10, 101}}), w, h, 100, seen);
+    expect_same_verdict("max_iter itself", r, changed({{4 * w + 6, 100}}), w, h, 100, seen);
+    std::vector<std::uint32_t> shifted = r;
+    for (auto& v : shifted) v += 1;
+    expect_same_verdict("shifted by one", r, shifted, w, h, 100, seen);
+    expect_same_verdict("empty", {}, {}, 0, 0, 100, seen);
+    expect_same_verdict("one pixel, wrong", {3}, {4}, 1, 1, 100, seen);
+    // All boundary: only the cap on the number of differences decides, on both sides of it.
+    const int cw = 100, ch = 100;
+    std::vector<std::uint32_t> board(cw * ch);
+    for (int i = 0; i < cw * ch; ++i) board[i] = ((i % cw) + (i / cw)) % 2 ? 3u : 4u;
+    for (std::size_t extra : {0, 1}) {
+        std::vector<std::uint32_t> a = board;
+        const std::size_t differing = allowed_differences(board.size(), CheckMode::Tolerant) + extra;
+        for (std::size_t i = 0; i < differing; ++i) a[i * 3] += 10;
+        expect_same_verdict("checkerboard, " + std::to_string(differing) + " differ", board, a, cw, ch, 100, seen);
+    }
+    // An HD image of bands, larger than the device check's grid (4096 blocks of 256 threads):
+    // the differences lie past its first stride, one at a band's edge, one inside a band.
+    const int bw = 1920, bh = 1080;
+    std::vector<std::uint32_t> bands(static_cast<std::size_t>(bw) * bh);
+    for (int y = 0; y < bh; ++y)
+        for (int x = 0; x < bw; ++x) bands[static_cast<std::size_t>(y) * bw + x] = static_cast<std::uint32_t>((x / 37 + y / 23) % 7);
+    std::vector<std::uint32_t> edge = bands, inside = bands;
+    edge[static_cast<std::size_t>(1000) * bw + 37 * 20] += 1;        // x = 740: the first column of a band
+    inside[static_cast<std::size_t>(1000) * bw + 37 * 20 + 18] += 1;  // the middle of that band
+    expect_same_verdict("bands", bands, bands, bw, bh, 10, seen);
+    expect_same_verdict("bands, a band's edge", bands, edge, bw, bh, 10, seen);
+    expect_same_verdict("bands, inside a band", bands, inside, bw, bh, 10, seen);
+    // Every mode both accepted and rejected something: the comparison above is not vacuous.
+    for (CheckMode mode : {CheckMode::Exact, CheckMode::Tolerant, CheckMode::Loose, CheckMode::Completeness}) {
+        EXPECT_GT(seen.passed[mode], 0) << to_string(mode);
+        EXPECT_GT(seen.failed[mode], 0) << to_string(mode);
+    }
+}
+
+TEST(DeviceCheck, GivesTheHostChecksVerdictOnFusedArithmeticAgainstTheCpu) {
+    PMPP_REQUIRE_GPU();
+    Verdicts seen;
+    for (const char* name : {"full", "seahorse", "deep"})
+        for (Precision p : {Precision::Float, Precision::Double}) {
+            const View v = view_at(name, 257, 145);
+            const std::vector<std::uint32_t> fused = p == Precision::Float ? fused_counts<float>(v) : fused_counts<double>(v);
+            expect_same_verdict(std::string(name) + " " + to_string(p), reference_counts(v, p), fused, v.image_width,
+                                v.image_height, v.max_iter, seen);
+        }
+}
+
+TEST(BenchmarkRejects, AKernelThatReturnsAtOnceWhenItSeesTheSameArgumentsAgain) {
+    PMPP_REQUIRE_GPU();
+    wrong::forget_remembered_calls();
+    // The check calls it once per case: there it is right.
+    const CheckResult checked =
+        check_case(wrong::remembers_its_last_call, false, preset_case("full", Precision::Float, 257, 145), 1);
+    EXPECT_TRUE(checked.ok) << checked.report();
+    BenchSetup bench;
+    const pmpp::Measurement warm = bench_render(wrong::remembers_its_last_call, false, "full", 256, bench.ctx);
+    EXPECT_FALSE(warm.correct);
+    EXPECT_NE(warm.check_message.find("warm-up run 2 of 2: 43776 of 43776 pixels were never written"), std::string::npos)
+        << warm.check_message;
+    wrong::forget_remembered_calls();
+    bench.ctx.timing.warmup = 0;
+    const pmpp::Measurement timed = bench_render(wrong::remembers_its_last_call, false, "full", 256, bench.ctx);
+    EXPECT_FALSE(timed.correct);
+    EXPECT_NE(timed.check_message.find("timed run 2 of 3: "), std::string::npos) << timed.check_message;
+    // The same benchmark passes the kernel it copies, run after run.
+    const pmpp::Measurement seed = bench_render(mandelbrot_seed, false, "full", 256, bench.ctx);
+    EXPECT_TRUE(seed.correct) << seed.check_message;
+    EXPECT_EQ(seed.ms.count, 3u);
+}
+
+TEST(BenchmarkRejects, AWriteOutsideTheImageAtItsFirstRun) {
+    PMPP_REQUIRE_GPU();
+    BenchSetup bench;
+    // full at 256 wide is 256x171 = 43776 pixels, a multiple of the flat kernel's 256-thread block.
+    const pmpp::Measurement past = bench_render(wrong::writes_one_past_the_end, false, "full", 256, bench.ctx);
+    EXPECT_FALSE(past.correct);
+    EXPECT_NE(past.check_message.find("warm-up run 1 of 2: wrote 1 element past the end of counts"), std::string::npos)
+        << past.check_message;
+    // full at 64 wide is 64x43: the last block row has 5 thread rows past the image, which this
+    // kernel turns into image rows -1 to -5 (320 elements, inside the guard zone).
+    const pmpp::Measurement before = bench_render(wrong::fills_rows_bottom_up, false, "full", 64, bench.ctx);
+    EXPECT_FALSE(before.correct);
+    EXPECT_NE(before.check_message.find("warm-up run 1 of 2: wrote 320 elements before the start of counts"),
+              std::string::npos)
+        << before.check_message;
+}
+
+TEST(BenchmarkRejects, CountsTheCheckRejectsByTheSameRule) {
+    PMPP_REQUIRE_GPU();
+    BenchSetup bench;
+    bench.ctx.timing.warmup = 0;
+    // Off by one: rejected away from the boundary (the tolerant rule: full in float at 256 wide).
+    ASSERT_EQ(mode_for(false, find_preset("full"), Precision::Float, 256), CheckMode::Tolerant);
+    const pmpp::Measurement off = bench_render(wrong::counts_one_too_many, false, "full", 256, bench.ctx);
+    EXPECT_FALSE(off.correct);
+    EXPECT_NE(off.check_message.find("timed run 1 of 3: "), std::string::npos) << off.check_message;
+    EXPECT_NE(off.check_message.find("away from the boundary differ"), std::string::npos) << off.check_message;
+    // The pinned kernel is held to its own counts exactly (Exact, in double here), and passes.
+    const pmpp::Measurement pinned = bench_render(mandelbrot_pinned, true, "deep", 256, bench.ctx);
+    EXPECT_TRUE(pinned.correct) << pinned.check_message;
 }
 
 // ---- device: divergence made visible -------------------------------------------------------------

@@ -16,4 +16,17 @@ void has_no_bounds_check(const mandelbrot::View& view, mandelbrot::Precision pre
 void always_uses_float(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
 // Forgets the launch (the starter's state).
 void never_launches(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+// The classic `if (i <= n)`: one thread per pixel on a flat 1-D grid of pixels / 256 + 1 blocks,
+// bounded by i <= pixels, so thread i = pixels writes one element past the end of the image,
+// whether or not the image is a multiple of the block.
+void writes_one_past_the_end(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+// Fills the rows bottom-up (thread row py writes image row height - 1 - py) and bounds the image
+// row on the wrong end (row < height, always true): the threads past the last row of the grid
+// write before the start of the image when its height is not a multiple of 16.
+void fills_rows_bottom_up(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+// Right on its first call for an output (the seed kernel's counts); afterwards returns at once
+// when it sees the same pointer, view and precision again, leaving the image as it finds it.
+// The check calls it once per case; the benchmark's every run must catch it.
+void remembers_its_last_call(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+void forget_remembered_calls();  // so each test starts with an empty memo
 }  // namespace wrong

@@ -12,6 +12,29 @@
 #   CHECK_MAX_SIZE  largest check case used by `make sanitize` (small: the sanitizer is slow)
 #   FORBIDDEN_APIS  libraries the student's files may not use (e.g. thrust,cub,cg-scan,cg-reduce);
 #                   `make forbidden` checks, and `make run` checks first
+#   STUDENT_API     the functions the exercise's header declares for the student and the harness
+#                   calls (qualified names: saxpy_student, merge_sort::sort_student): the only
+#                   symbols of course code a student file may define
+#   STUDENT_MAY_INCLUDE  the course headers a student file may include, besides
+#                   common/cuda_check.h and what these headers include themselves (saxpy.h)
+#   STUDENT_MAY_CALL  functions of other student files a student file may call (03 and 06: the
+#                   student's scan of 02); usually empty
+#
+# The student's files are held to three rules (common/student_rules.sh says how, exactly):
+#   the link rule     linking build/$(PROGRAM) fails ("error:", the file, the symbol and where
+#                     course code has it) when a student file defines a symbol of course code
+#                     (the harness, the references, the CPU reference, libpmpp_common.a) or one
+#                     that course code takes from a library (cudaEventElapsedTime), except
+#                     STUDENT_API, or when it interposes a shared library's (malloc, clock_gettime);
+#   the use rule      `make forbidden`: every symbol the student's objects use must be the CUDA
+#                     runtime's, the C/C++ standard libraries', common/cuda_check.h's, their own
+#                     or STUDENT_MAY_CALL's, minus a deny list (files, environment, processes,
+#                     threads, exit, raw system access, CUDA calls that escape the harness:
+#                     common/student_symbols.txt); no FORBIDDEN_APIS library; no "/proc/" or "/dev/";
+#   the include rule  `make forbidden`: of the course's files, the student's may include only
+#                     STUDENT_MAY_INCLUDE and common/cuda_check.h.
+# `make forbidden` reads the real build's objects and dependency files (built first): exit 0
+# clean; otherwise one "FORBIDDEN: " line per violation and a failing exit status.
 #
 # It builds, into build/:
 #   build/$(PROGRAM)           harness + student's files   (what `make run` runs)
@@ -106,12 +129,42 @@ SOLUTION_BIN := $(BUILD)/$(PROGRAM)_solution
 TEST_BIN     := $(BUILD)/tests
 RESULTS      := $(BUILD)/results.json
 
-# The student's build links the student's objects; the solution build the reference answer.
-$(BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(STUDENT_OBJS) $(COMMON_LIB)
-	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(LDLIBS)
+# ---- the student's files and the three rules (the top of this file; common/student_rules.sh) ----
+STUDENT_RULES  := $(COMMON_DIR)/student_rules.sh
+STUDENT_PAIRS  := $(join $(addsuffix =,$(STUDENT_SRCS)),$(STUDENT_OBJS))
+COURSE_PAIRS   := $(join $(addsuffix =,$(HARNESS_SRCS) $(REFERENCE_SRCS)),$(HARNESS_OBJS) $(REFERENCE_OBJS))
+COURSE_SYMBOLS := $(BUILD)/course_symbols.txt
+# Every member of the common library, extracted: the programs link all of them, before the
+# student's objects, so that no student file can take a member's place (an archive member is
+# only linked when a symbol is still missing) and the course's copy of every weak symbol it
+# shares with a student file (inline functions, template instances) is the one the linker keeps.
+COMMON_MEMBERS := $(BUILD)/common_lib/members.txt
 
-$(SOLUTION_BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(SOLUTION_OBJS) $(COMMON_LIB)
-	$(NVCC) -arch=$(ARCH) -o $@ $^ $(EXTRA_LIBS) $(LDLIBS)
+# The student's objects list every header they include (-MD, system headers too: the include
+# rule and the forbidden-library look read them), and are rebuilt when the rules change.
+$(STUDENT_OBJS): NVCCFLAGS := $(subst -MMD,-MD,$(NVCCFLAGS))
+$(STUDENT_OBJS): CXXFLAGS := $(subst -MMD,-MD,$(CXXFLAGS))
+$(STUDENT_OBJS): $(COMMON_DIR)/common.mk
+
+$(COMMON_MEMBERS): $(COMMON_LIB)
+	@rm -rf $(dir $@) && mkdir -p $(dir $@)
+	@cd $(dir $@) && ar x $(abspath $(COMMON_LIB)) && ar t $(abspath $(COMMON_LIB)) >names.txt
+	@shared=$$(sort $(dir $@)names.txt | uniq -d); \
+	  if [ -n "$$shared" ]; then echo "error: members of $(COMMON_LIB) share a name: $$shared" >&2; exit 1; fi
+	@sed 's|^|$(dir $@)|' $(dir $@)names.txt >$@
+
+$(COURSE_SYMBOLS): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(COMMON_LIB) $(STUDENT_RULES)
+	@bash $(STUDENT_RULES) course-symbols $@ $(COURSE_PAIRS) $(COMMON_LIB)
+
+# The student's build links the student's objects, after every course object, checked by the
+# link rule before and after; the solution build links the reference answer the same way.
+$(BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(COMMON_MEMBERS) $(STUDENT_OBJS) $(COURSE_SYMBOLS)
+	@bash $(STUDENT_RULES) link --course-symbols $(COURSE_SYMBOLS) --api '$(STUDENT_API)' $(STUDENT_PAIRS) || { rm -f $@; exit 1; }
+	$(NVCC) -arch=$(ARCH) -o $@ $(HARNESS_OBJS) $(REFERENCE_OBJS) $$(cat $(COMMON_MEMBERS)) $(STUDENT_OBJS) $(EXTRA_LIBS) $(LDLIBS)
+	@bash $(STUDENT_RULES) interposition --binary $@ --course-symbols $(COURSE_SYMBOLS) $(STUDENT_PAIRS) || { rm -f $@; exit 1; }
+
+$(SOLUTION_BIN): $(HARNESS_OBJS) $(REFERENCE_OBJS) $(COMMON_MEMBERS) $(SOLUTION_OBJS)
+	$(NVCC) -arch=$(ARCH) -o $@ $(HARNESS_OBJS) $(REFERENCE_OBJS) $$(cat $(COMMON_MEMBERS)) $(SOLUTION_OBJS) $(EXTRA_LIBS) $(LDLIBS)
 
 # Tests link the harness (minus its main), the references and the reference answer in the
 # student's slot; never the student's file, so `make test` proves the course's code whatever
@@ -133,13 +186,12 @@ $(COMMON_LIB) $(TEST_MAIN): FORCE
 
 all: $(BIN) $(SOLUTION_BIN)
 
-# The student's files may not use the libraries in FORBIDDEN_APIS (exit status 5 if they do).
-forbidden:
-ifneq ($(FORBIDDEN_APIS),)
-	@NVCC=$(NVCC) bash $(COMMON_DIR)/forbidden_api.sh --forbid $(FORBIDDEN_APIS) -I$(COMMON_DIR)/.. -I. $(STUDENT_SRCS)
-else
-	@echo "forbidden: this exercise forbids no library"
-endif
+# The use and include rules on the student's real objects and dependency files (built first):
+# one "FORBIDDEN: " line per violation and a failing status, or one "forbidden: clean" line.
+forbidden: $(STUDENT_OBJS)
+	@bash $(STUDENT_RULES) forbidden --course-root $(COMMON_DIR)/.. --cuda-lib $(CUDA_PATH)/lib64 --cxx $(CXX) \
+	  --forbid '$(FORBIDDEN_APIS)' --may-include '$(STUDENT_MAY_INCLUDE)' --may-call '$(STUDENT_MAY_CALL)' \
+	  --solution '$(SOLUTION_SRCS)' $(STUDENT_PAIRS)
 
 # What the grader (grading/run_all.sh) needs to know about this exercise, one KEY=value a line.
 grading-info:
@@ -148,6 +200,9 @@ grading-info:
 	@echo "STUDENT_SRCS=$(strip $(STUDENT_SRCS))"
 	@echo "SOLUTION_SRCS=$(strip $(SOLUTION_SRCS))"
 	@echo "FORBIDDEN_APIS=$(FORBIDDEN_APIS)"
+	@echo "STUDENT_API=$(strip $(STUDENT_API))"
+	@echo "STUDENT_MAY_INCLUDE=$(strip $(STUDENT_MAY_INCLUDE))"
+	@echo "STUDENT_MAY_CALL=$(strip $(STUDENT_MAY_CALL))"
 	@echo "NVCC=$(NVCC)"
 
 # RUN_ARGS: extra harness options, e.g. make run RUN_ARGS="--size 2^24 --seed 7"
@@ -190,7 +245,7 @@ help:
 	@echo "  make test       build and run the GoogleTest suite"
 	@echo "  make sanitize   compute-sanitizer memcheck, racecheck, synccheck on small sizes (IMPL=student|all)"
 	@echo "  make profile    Nsight Compute on the kernels of IMPL (default student), size PROFILE_SIZE"
-	@echo "  make forbidden  does your code use a library this exercise forbids ($(or $(FORBIDDEN_APIS),none))?"
+	@echo "  make forbidden  does your code call, include or use only what this exercise allows? (forbidden libraries: $(or $(FORBIDDEN_APIS),none))"
 	@echo "  make clean      remove build/"
 	@echo "  ./$(BIN) --help  every harness option"
 	@echo "Variables: ARCH=$(ARCH) CUDA_PATH=$(CUDA_PATH) NVCC=$(NVCC)"

@@ -1,5 +1,5 @@
 // Exercise 02: every scan equals the CPU on every case, in place too; the check rejects each
-// classic mistake; the forbidden-API check catches hidden library calls and passes clean code.
+// classic mistake. (The forbidden-API check: common/tests/test_student_rules.cpp.)
 #include "../scan_harness.h"
 #include "../scan_inputs.h"
 #include "wrong_scan.h"
@@ -21,15 +21,6 @@ Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kFullRange, 
 }
 
 scan::ScanImpl wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
-
-// Runs the forbidden-API check on files of this exercise; returns its exit status.
-int forbidden_status(const std::string& files) {
-    const std::string dir = PMPP_EXERCISE_DIR;
-    const std::string cmd = "cd '" + dir + "' && bash ../common/forbidden_api.sh --forbid thrust,cub,cg-scan,cg-reduce -I.. -I. " +
-                            files + " > /dev/null 2>&1";
-    const int raw = std::system(cmd.c_str());
-    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-}
 
 }  // namespace
 
@@ -84,22 +75,9 @@ TEST(ScanInputs, KindsHaveTheRepeatsTheirNamesPromise) {
     EXPECT_LT(small, 11000u);
 }
 
-TEST(ForbiddenApi, RejectsThrustHiddenBehindAMacroInAHelperHeader) {
-    EXPECT_EQ(forbidden_status("tests/forbidden/sneaky_thrust.cu"), 5);
-}
-
-TEST(ForbiddenApi, RejectsCooperativeGroupsScan) {
-    EXPECT_EQ(forbidden_status("tests/forbidden/sneaky_cg_scan.cu"), 5);
-}
-
-TEST(ForbiddenApi, AcceptsCleanCodeIncludingPlainCooperativeGroups) {
-    EXPECT_EQ(forbidden_status("scan_student.cu scan_solution.cu scan_1_blelloch.cu"), 0);
-    EXPECT_EQ(forbidden_status("tests/forbidden/clean_cooperative_groups.cu"), 0);
-}
-
-TEST(ForbiddenApi, FlagsTheLibraryBaselineItself) {
-    EXPECT_EQ(forbidden_status("scan_cub.cu"), 5);
-}
+// The forbidden-API check (`make forbidden`: the use and include rules) and the link rule are
+// tested on this exercise's real build, with sneaky scans (Thrust behind macros, cooperative
+// groups' scan, calls of the CUB baseline, ...), in common/tests/test_student_rules.cpp.
 
 // ---- device: every implementation against the CPU -------------------------------------------
 
@@ -169,6 +147,76 @@ TEST(ScanCheck, RejectsAnOffByOneAtBlockBoundaries) {
     const CheckResult one_block = scan::check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(256),
                                                    pmpp::testing::test_seed());
     EXPECT_TRUE(one_block.ok);
+}
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
+struct BenchFixture {
+    Options opts;
+    L2Flusher flusher;
+    DeviceSummary device = describe_device();
+    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
+};
+
+}  // namespace
+
+TEST(ScanCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfOut) {
+    PMPP_REQUIRE_GPU();
+    // 4097: thread n is in the last block's spare threads; 256 and 4096: in the block the grid
+    // n / 256 + 1 adds. The values are right: only the guard zone after out sees the mistake.
+    for (std::size_t n : {std::size_t{4097}, std::size_t{256}, std::size_t{4096}}) {
+        const CheckResult r =
+            scan::check_case(wrong_impl(wrong::stores_the_total_past_the_end), make_case(n), pmpp::testing::test_seed(n));
+        ASSERT_FALSE(r.ok) << "n=" << n;
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of out (index " + std::to_string(n) + ";")) << r.report();
+    }
+    // In place, out is the input too: its guard zones are checked the same way.
+    const CheckResult in_place = scan::check_case(wrong_impl(wrong::stores_the_total_past_the_end),
+                                                  make_case(1000, scan_inputs::kFullRange, scan::kInPlace), pmpp::testing::test_seed());
+    ASSERT_FALSE(in_place.ok);
+    EXPECT_TRUE(contains(in_place.message, "wrote 1 element past the end of out (index 1000;")) << in_place.report();
+}
+
+TEST(ScanCheck, RejectsAnUpSweepIndexThatWritesBeforeTheStartOfTheWorkspace) {
+    PMPP_REQUIRE_GPU();
+    for (int bits : {0, scan::kInPlace}) {
+        const CheckResult r = scan::check_case(wrong_impl(wrong::up_sweep_writes_before_the_workspace),
+                                               make_case(4097, scan_inputs::kFullRange, bits), pmpp::testing::test_seed(bits));
+        ASSERT_FALSE(r.ok) << "bits " << bits;
+        // One int, 4 bytes of the (byte) workspace.
+        EXPECT_TRUE(contains(r.message, "before the start of the workspace (index -4 to -1)")) << r.report();
+    }
+}
+
+// ---- device: the benchmark checks every run ---------------------------------------------------
+
+TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
+    PMPP_REQUIRE_GPU();
+    const scan::ScanImpl memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
+    // The check calls it once per case, with fresh memory: it passes...
+    const CheckResult check = scan::check_case(memo, make_case(4097), pmpp::testing::test_seed());
+    EXPECT_TRUE(check.ok) << check.report();
+    // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
+    BenchFixture bench;
+    const Measurement m = scan::bench_impl(memo, std::size_t{1} << 16, bench.ctx);
+    EXPECT_FALSE(m.correct);
+    EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
+    EXPECT_TRUE(contains(m.check_message, "still hold the poison")) << m.check_message;
+}
+
+TEST(ScanBench, MarksWrongAScanThatWritesPastTheEndOfOutAndPassesAReferenceEveryRun) {
+    PMPP_REQUIRE_GPU();
+    BenchFixture bench;
+    const Measurement wrong_row = scan::bench_impl(wrong_impl(wrong::stores_the_total_past_the_end), 4097, bench.ctx);
+    EXPECT_FALSE(wrong_row.correct);
+    EXPECT_TRUE(contains(wrong_row.check_message, "warm-up run 1 of 2: wrote 1 element past the end of out"))
+        << wrong_row.check_message;
+    const Measurement reference = scan::bench_impl(scan::impl_by_name("single_pass"), 4097, bench.ctx);
+    EXPECT_TRUE(reference.correct) << reference.check_message;
+    EXPECT_EQ(reference.ms.count, 5u);
 }
 
 // ---- device: the whole harness ------------------------------------------------------------

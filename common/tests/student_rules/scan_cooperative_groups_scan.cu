@@ -1,6 +1,6 @@
-// Test input for the forbidden-API check: cooperative groups' scan, reached through a
-// relative include of the header. Must be rejected.
-#include "../../scan.h"
+// Forbidden library (cg-scan): cooperative groups' scan, its header named through a macro.
+// Must be rejected.
+#include "scan.h"
 #include <cooperative_groups.h>
 #define CG_PART(x) <cooperative_groups/x.h>
 #include CG_PART(scan)

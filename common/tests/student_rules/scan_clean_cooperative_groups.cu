@@ -1,6 +1,6 @@
-// Test input for the forbidden-API check: plain cooperative groups (tiles, sync, shuffles) are
-// allowed; only their scan and reduce are not. Must be accepted.
-#include "../../scan.h"
+// Clean: plain cooperative groups (tiles, sync, shuffles) are allowed; only their scan and reduce
+// are not. Must be accepted.
+#include "scan.h"
 #include <cooperative_groups.h>
 
 namespace cg = cooperative_groups;

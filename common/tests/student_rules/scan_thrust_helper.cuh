@@ -1,4 +1,4 @@
-// A helper header that hides Thrust behind macros: the forbidden-API check must still see it.
+// A helper header that hides Thrust behind macros: the check must still see it.
 #pragma once
 #define PMPP_QUIET_HEADER <thrust/scan.h>
 #define PMPP_QUIET_POLICY <thrust/execution_policy.h>

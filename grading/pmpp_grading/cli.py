@@ -229,7 +229,8 @@ class Grading:
             self.progress("base", f"{ex.name}: {word} ({r.wall_s:.0f} s)")
 
         # A failure here stops nothing: each student's build meets it again and reports it (the
-        # reference answer's as a grader error).
+        # reference answer's as a grader error). Nor is `make forbidden` run here: it judges a
+        # student's files, and this tree holds only the starters, which nobody is graded on.
         build_all(base, exercises, os.path.join(out, "base-logs"), base_settings, run_env(None), built,
                   check_forbidden=False)
         self.base_description = described
@@ -424,7 +425,10 @@ def check_rubric(g: Grading) -> int:
         print(f"  {name}" + ("" if name in g.rubric.parts else "  (the [*/...] parts)"))
         for p in parts:
             extra = "" if p.kind == "check" else (f", against {p.reference}, section {p.section}, full within "
-                                                  f"{p.full_within:g}x ({p.curve})")
+                                                  f"{p.full_within:g}x ({p.curve}), implausible above "
+                                                  f"{p.plausible_fraction_of_copy:g}x the copy"
+                                                  + (f" or {100 * p.copy_bandwidth_tolerance:g}% off the reference "
+                                                     "run's copy" if p.reference == "solution" else ""))
             print(f"    {p.name}: {p.kind}, {reports.fmt_points(p.points)} points{extra}"
                   + (f", args {' '.join(p.args)}" if p.args else ""))
             total += p.points

@@ -129,8 +129,8 @@ def gradescope(doc: dict) -> dict:
 
 def junit(doc: dict) -> str:
     """JUnit XML: a test suite per exercise, a test case per part. A part with full points passes;
-    fewer points (wrong, slow, crashed, ...) is a failure; the course's side (grader error, no
-    GPU) an error; skipped and not-run parts are skipped."""
+    fewer points (wrong, slow, crashed, implausible timing, ...) is a failure; the course's side
+    (grader error, no GPU) an error; skipped and not-run parts are skipped."""
     env = doc.get("environment", {})
     suites = ET.Element("testsuites", name=f"pmpp grading: {doc.get('student', '?')}")
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}

@@ -20,10 +20,20 @@ CREDITS = ("per_case", "all")
 AGGREGATES = ("total", "worst")
 ANY_EXERCISE = "*"
 
-DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout", "performance_tries"}
+# What makes a timing implausible (scoring.judge_performance): a row faster than this fraction of
+# the copy bandwidth measured in the same run, or a student run whose copy bandwidth differs from
+# the reference run's by more than this tolerance. Issue 15 bounds them: a rubric may make them
+# stricter, never looser.
+MAX_PLAUSIBLE_FRACTION_OF_COPY = 1.15
+MAX_COPY_BANDWIDTH_TOLERANCE = 0.10
+PLAUSIBILITY_KEYS = {"plausible_fraction_of_copy", "copy_bandwidth_tolerance"}
+
+DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout",
+                "performance_tries"} | PLAUSIBILITY_KEYS
 COMMON_PART_KEYS = {"type", "points", "args", "timeout"}
 CHECK_KEYS = COMMON_PART_KEYS | {"credit"}
-PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve", "requires"}
+PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve",
+                                       "requires"} | PLAUSIBILITY_KEYS
 
 
 class RubricError(ValueError):
@@ -39,6 +49,8 @@ class Defaults:
     bench_timeout: float = 180.0
     build_timeout: float = 900.0
     performance_tries: int = 3  # measurements at most of a performance part short of full points
+    plausible_fraction_of_copy: float = MAX_PLAUSIBLE_FRACTION_OF_COPY
+    copy_bandwidth_tolerance: float = MAX_COPY_BANDWIDTH_TOLERANCE
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,8 @@ class Part:
     full_within: float = 1.2
     curve: str = "classic"
     requires: Tuple[str, ...] = ()  # names of check parts; filled in by Rubric.parts_for
+    plausible_fraction_of_copy: float = MAX_PLAUSIBLE_FRACTION_OF_COPY  # performance parts
+    copy_bandwidth_tolerance: float = MAX_COPY_BANDWIDTH_TOLERANCE       # performance parts
 
     @property
     def key(self) -> str:
@@ -94,6 +108,26 @@ def _number(text: str, where: str, minimum: float, strictly: bool = True) -> flo
     if value != value or (value <= minimum if strictly else value < minimum):
         raise RubricError(f"{where}: {text} must be {'greater than' if strictly else 'at least'} {minimum:g}")
     return value
+
+
+def _bounded(text: str, where: str, maximum: float) -> float:
+    """A number in (0, maximum]: the plausibility keys, which may only be made stricter."""
+    value = _number(text, where, 0.0)
+    if value > maximum:
+        raise RubricError(f"{where}: {text} must be at most {maximum:g} (issue 15's bound; a rubric may only "
+                          "make it stricter)")
+    return value
+
+
+def _plausibility(sec, where: str, defaults: "Defaults") -> Dict[str, float]:
+    """plausible_fraction_of_copy and copy_bandwidth_tolerance of a section, else the defaults'."""
+    return {
+        "plausible_fraction_of_copy": _bounded(sec["plausible_fraction_of_copy"], where + " plausible_fraction_of_copy",
+                                               MAX_PLAUSIBLE_FRACTION_OF_COPY)
+        if "plausible_fraction_of_copy" in sec else defaults.plausible_fraction_of_copy,
+        "copy_bandwidth_tolerance": _bounded(sec["copy_bandwidth_tolerance"], where + " copy_bandwidth_tolerance",
+                                             MAX_COPY_BANDWIDTH_TOLERANCE)
+        if "copy_bandwidth_tolerance" in sec else defaults.copy_bandwidth_tolerance}
 
 
 def _choice(text: str, choices, where: str) -> str:
@@ -133,6 +167,7 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
             if tries != int(tries):
                 raise RubricError(f"{where} performance_tries: {sec['performance_tries']} is not a whole number")
             values["performance_tries"] = int(tries)
+        values.update(_plausibility(sec, where, defaults))
         defaults = replace(defaults, **values)
 
     rubric = Rubric(path=path, defaults=defaults, digest=hashlib.sha256(text.encode()).hexdigest()[:16])
@@ -182,7 +217,8 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
                 part, reference=reference, section=sec.get("section", "kernel").strip() or "kernel",
                 label=label.strip() if label is not None and label.strip() else None,
                 aggregate=_choice(sec.get("aggregate", "total"), AGGREGATES, where + " aggregate"),
-                requires=tuple(r.strip() for r in sec.get("requires", "").split(",") if r.strip()))
+                requires=tuple(r.strip() for r in sec.get("requires", "").split(",") if r.strip()),
+                **_plausibility(sec, where, defaults))
         parts = rubric.parts.setdefault(exercise, [])
         if any(p.name == part_name for p in parts):
             raise RubricError(f"{where}: the part '{part_name}' appears twice")

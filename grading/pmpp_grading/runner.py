@@ -1,9 +1,9 @@
 """Builds an exercise and runs each rubric part of it in its own process under a timeout.
 
-One student's tree is graded by grade_tree(): every exercise's forbidden-API check and build
-first (exercises in parallel: they only use the CPU), then the parts, one process each, on the
-student's GPU, in the exercise order; the student's record (grade.json) and the reports are
-rewritten after every part.
+One student's tree is graded by grade_tree(): every exercise's builds first, each followed by
+`make forbidden` on what the build produced (exercises in parallel: they only use the CPU), then
+the parts, one process each, on the student's GPU, in the exercise order; the student's record
+(grade.json) and the reports are rewritten after every part.
 
 A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Mandelbrot) is
 given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from . import pictures, reports, scoring
 from .course import Exercise
@@ -134,15 +134,46 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "part"
 
 
-def log_excerpt(path: str, lines: int = 25) -> str:
-    """The lines of a build log worth showing: the errors first, else its end."""
+ERROR_LINE = re.compile(r"(?i:\berror\b|undefined reference|multiple definition)|FORBIDDEN")
+MAKE_ERROR = re.compile(r"^g?make(\[\d+\])?: \*\*\*")
+
+
+def _log_lines(path: str) -> List[str]:
+    """A log's lines without the command line run_process writes first ("$ make ...")."""
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read().splitlines()
     except OSError:
-        return ""
-    errors = [l for l in text if re.search(r"\berror\b|FORBIDDEN|undefined reference", l, re.IGNORECASE)]
-    return "\n".join((errors or text)[:lines] if errors else text[-lines:])
+        return []
+    return text[1:] if text and text[0].startswith("$ ") else text
+
+
+def log_excerpt(path: str, lines: int = 25) -> str:
+    """The lines of a build log worth showing: the errors first (the compiler's and the link
+    rule's, then make's own "*** ... Error N" lines, which say only where), else its end."""
+    text = _log_lines(path)
+    errors = [l for l in text if ERROR_LINE.search(l)]
+    if not errors:
+        return "\n".join(text[-lines:])
+    telling = [l for l in errors if not MAKE_ERROR.match(l)]
+    return "\n".join((telling + [l for l in errors if MAKE_ERROR.match(l)])[:lines])
+
+
+def log_tail(path: str, lines: int = 25) -> str:
+    """The end of a short log (a check's own words need not say "error")."""
+    return "\n".join(_log_lines(path)[-lines:])
+
+
+FORBIDDEN_LINE = "FORBIDDEN: "  # how `make forbidden` names each finding, one per line
+
+
+def forbidden_findings(path: str) -> List[str]:
+    """The findings of `make forbidden` in its log: the lines that start with FORBIDDEN_LINE."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return [l.rstrip() for l in f if l.startswith(FORBIDDEN_LINE)]
+    except OSError:
+        return []
 
 
 # ---- Context of one grading run ---------------------------------------------------------------
@@ -259,21 +290,13 @@ def make_command(settings: Settings, directory: str, target: str) -> List[str]:
 
 def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
                    env: Dict[str, str], check_forbidden: bool = True) -> BuildResult:
+    """The reference answer's build, the student's, then `make forbidden` on the student's build
+    (its dependency files and objects, made with the build's own flags: the check reads what was
+    built, never a compile of its own). check_forbidden=False (the clean tree's build, which only
+    prepares the objects every student's tree starts from) leaves the check out."""
     t0 = time.monotonic()
     folder = os.path.join(tree, ex.name)
     limit = settings.build_time_limit()
-    unchecked = ""  # why the forbidden-API check could not look at the student's files
-    if check_forbidden and ex.forbidden_apis:
-        log = os.path.join(log_dir, "forbidden.log")
-        script = os.path.join(tree, "common", "forbidden_api.sh")
-        fenv = dict(env, NVCC=ex.nvcc)
-        pr = run_process(["bash", script, "--forbid", ex.forbidden_apis, "-I" + tree, "-I.", *ex.student_srcs],
-                         folder, fenv, limit, log, settings.stop)
-        if pr.returncode == 5:
-            return BuildResult(scoring.FORBIDDEN, f"uses a library this exercise forbids ({ex.forbidden_apis}):\n"
-                               + log_excerpt(log), time.monotonic() - t0)
-        if pr.returncode != 0:
-            unchecked = log_excerpt(log) or f"exit status {pr.returncode}"
     solution_log = os.path.join(log_dir, "build_solution.log")
     pr = run_process(make_command(settings, folder, f"build/{ex.program}_solution"), tree, env, limit, solution_log,
                      settings.stop)
@@ -287,17 +310,39 @@ def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
     if pr.timed_out:
         return BuildResult(scoring.BUILD_FAILED, f"the build took longer than {limit:g} s", time.monotonic() - t0)
     if pr.returncode != 0:
+        # The link rule's refusals (a student file defining what course code defines) are errors
+        # of this log too: log_excerpt shows them before make's own lines.
         return BuildResult(scoring.BUILD_FAILED, "the student's files do not build:\n" + log_excerpt(log),
                            time.monotonic() - t0)
-    if unchecked:
-        # Files that build but that the check cannot compile would slip past it (`make run`
-        # stops at the same check): they fail like a build.
-        return BuildResult(scoring.BUILD_FAILED, "the forbidden-API check (make forbidden) cannot compile the "
-                           "student's files:\n" + unchecked, time.monotonic() - t0)
+    if check_forbidden:
+        refused = forbidden_check(folder, tree, log_dir, settings, env)
+        if refused is not None:
+            status, message = refused
+            return BuildResult(status, message, time.monotonic() - t0)
     return BuildResult(scoring.PASSED, "", time.monotonic() - t0, details)
 
 
-BUILD_LOGS = ("forbidden.log", "build_solution.log", "build.log")
+def forbidden_check(folder: str, tree: str, log_dir: str, settings: Settings,
+                    env: Dict[str, str]) -> Optional[Tuple[str, str]]:
+    """`make forbidden` in an exercise folder whose student build is done, every exercise (each
+    has symbol and include rules, not only those with FORBIDDEN_APIS). Exit 0: clean (None).
+    Otherwise its FORBIDDEN lines make it "forbidden API used"; without any, the check could not
+    run, and files it cannot check fail like a build (`make run` stops at the same check)."""
+    log = os.path.join(log_dir, "forbidden.log")
+    limit = settings.build_time_limit()
+    pr = run_process(make_command(settings, folder, "forbidden"), tree, env, limit, log, settings.stop)
+    if pr.returncode == 0:
+        return None
+    if pr.timed_out:
+        return scoring.BUILD_FAILED, f"the forbidden-API check could not run: it took longer than {limit:g} s"
+    findings = forbidden_findings(log)
+    if findings:
+        return scoring.FORBIDDEN, "\n".join(findings)
+    return scoring.BUILD_FAILED, ("the forbidden-API check could not run:\n"
+                                  + (log_tail(log) or f"make forbidden ended with exit status {pr.returncode}"))
+
+
+BUILD_LOGS = ("build_solution.log", "build.log", "forbidden.log")
 
 
 def harness_takes_images(solution: str, cwd: str, log: str, env: Dict[str, str], stop: StopSignal) -> bool:
@@ -361,7 +406,9 @@ def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings:
     """The student's time against the reference's. A part short of full points is measured again,
     up to the rubric's performance_tries in all, and the best try counts: a hiccup of the machine
     (a clock still rising, another process) must not cost points, and a slow solution is slow
-    every time. A try that fails (a wrong timed output, a crash) decides at once."""
+    every time. A try that fails (a wrong timed output, a crash, an implausible timing) decides at
+    once, even after a try that counted: a run whose timing cannot be trusted says the student's
+    code is not what was timed, and an earlier, slower measurement does not outweigh that."""
     base = os.path.join(log_dir, slug(part.name))
     tries = max(1, settings.rubric.defaults.performance_tries)
     best: Optional[PartResult] = None

@@ -8,12 +8,16 @@ process with the harness and can print anything.
 Statuses (the reports show these words):
   passed             the run finished and the harness found the output right
   wrong result       the harness's check, or its re-check of a timed run, found a wrong output
-  build failed       the student's files do not compile or link, or the forbidden-API check
-                     cannot compile them
+  build failed       the student's files do not compile or link (the link refuses files that
+                     define what course code defines), or `make forbidden` could not run on the build
   crashed            a CUDA error (e.g. an illegal address), a signal, out of memory, an exit
                      that is not the harness's (the results file missing or unfinished)
   timed out          the part's process ran past its timeout and was killed
-  forbidden API used a library the exercise forbids (exit 5 of common/forbidden_api.sh)
+  forbidden API used `make forbidden`, run on the student's build, found what the exercise does not
+                     allow (a library, a reference variant, file or process access, a course file)
+  implausible timing a performance part whose timing cannot be the student's code's: a row faster
+                     than the copy bandwidth measured in the same run allows, or a run whose
+                     measured copy bandwidth differs from the reference run's (no points)
   no GPU             the harness found no usable GPU: nothing could be measured
   skipped            a performance part whose exercise did not pass its check
   grader error       the course's side failed (the reference run, a rubric option the harness
@@ -35,11 +39,13 @@ BUILD_FAILED = "build failed"
 CRASHED = "crashed"
 TIMED_OUT = "timed out"
 FORBIDDEN = "forbidden API used"
+IMPLAUSIBLE = "implausible timing"
 NO_GPU = "no GPU"
 SKIPPED = "skipped"
 GRADER_ERROR = "grader error"
 NOT_RUN = "not run"
-STATUSES = (PASSED, WRONG, BUILD_FAILED, CRASHED, TIMED_OUT, FORBIDDEN, NO_GPU, SKIPPED, GRADER_ERROR, NOT_RUN)
+STATUSES = (PASSED, WRONG, BUILD_FAILED, CRASHED, TIMED_OUT, FORBIDDEN, IMPLAUSIBLE, NO_GPU, SKIPPED, GRADER_ERROR,
+            NOT_RUN)
 
 RESULTS_SCHEMA = "pmpp.results.v1"
 MESSAGE_LIMIT = 1500  # characters of one part's message in the reports
@@ -299,13 +305,14 @@ def judge_performance(part: Part, student: RunOutcome, reference: Optional[RunOu
         theirs_rows, theirs_impl = _selected(_rows(student.results), part.reference, part), part.reference
     theirs = {(r.get("section"), _suffix(str(r.get("label", "")), theirs_impl)): r
               for r in theirs_rows if (_as_int(r.get("n")) or 0) == n}
-    pairs = []
+    pairs, compared = [], []
     for r in mine:
         key = (r.get("section"), _suffix(str(r.get("label", "")), "student"))
         if key not in theirs:
             return _with(result, GRADER_ERROR, f"no reference row ({part.reference}) for '{r.get('label')}' in "
                                                f"section '{r.get('section')}' at n={n}")
         pairs.append((float(r.get("median_ms") or 0.0), float(theirs[key].get("median_ms") or 0.0)))
+        compared.append((r, theirs[key]))
     if any(ref <= 0 or stu <= 0 for stu, ref in pairs):
         return _with(result, GRADER_ERROR, "a median time of zero in the results file")
 
@@ -314,10 +321,16 @@ def judge_performance(part: Part, student: RunOutcome, reference: Optional[RunOu
     else:
         stu_ms, ref_ms = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
     ratio = stu_ms / ref_ms
+    result.student_ms, result.reference_ms, result.ratio, result.n = stu_ms, ref_ms, ratio, n
+    doubts = implausible_timing(part, student.results, ref_results, compared, n)
+    if doubts:
+        result.details = {"rows": len(pairs), "plausible_fraction_of_copy": part.plausible_fraction_of_copy,
+                          "copy_bandwidth_tolerance": part.copy_bandwidth_tolerance}
+        return _with(result, IMPLAUSIBLE, "\n".join(doubts) + f"\nno performance points ({ratio:.2f}x the "
+                     "reference's time, as measured): a timing the harness cannot vouch for earns nothing")
     fraction = performance_fraction(ratio, part.full_within, part.curve)
     result.status = PASSED
     result.points = round(part.points * fraction, 2)
-    result.student_ms, result.reference_ms, result.ratio, result.n = stu_ms, ref_ms, ratio, n
     what = (f"{len(pairs)} rows, the slowest relative to the reference" if part.aggregate == "worst" and len(pairs) > 1
             else f"{len(pairs)} rows summed" if len(pairs) > 1 else "median")
     against = "the reference answer" if part.reference == "solution" else f"reference '{part.reference}'"
@@ -327,6 +340,71 @@ def judge_performance(part: Part, student: RunOutcome, reference: Optional[RunOu
                       f"{ratio:.2f}x, {verdict}")
     result.details = {"rows": len(pairs), "full_within": part.full_within, "curve": part.curve}
     return result
+
+
+def _number(value) -> Optional[float]:
+    """A finite number from a results file, else None (a missing key, a string, NaN)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def copy_bandwidth_gbs(results: Optional[dict]) -> Optional[float]:
+    """The device-to-device copy bandwidth the run measured (copy_bandwidth.gbs), or None."""
+    copy = (results or {}).get("copy_bandwidth")
+    return _number(copy.get("gbs")) if isinstance(copy, dict) else None
+
+
+def implausible_timing(part: Part, student: Optional[dict], reference: Optional[dict],
+                       compared: List[tuple], n: int) -> List[str]:
+    """Why the student's timing cannot be trusted, one line each (none: it can).
+
+    The numbers come from the student's own process, where the student's code runs beside the
+    harness's timer, so two cross-checks:
+    - the copy bandwidth the student's run measured against the one the reference answer's run
+      measured (a process of course code only, just before, on the same GPU): code that slows or
+      speeds up the harness's clock, or its view of the GPU, moves that figure too;
+    - every compared row of the student against that copy bandwidth: a memory-bound row cannot
+      move its bytes much faster than a copy does. The row's GB/s is recomputed from its bytes
+      (the reference run's row's, when it says more) and its median time, and the larger of that
+      and the GB/s the file reports counts; rows that move no bytes are not judged here.
+    `compared` holds (student row, reference row) pairs; with reference = a variant, `reference`
+    is None and the variant's rows come from the student's own run."""
+    doubts = []
+    copy = copy_bandwidth_gbs(student)
+    reference_copy = copy_bandwidth_gbs(reference) if reference is not None else None
+    if reference_copy is not None and reference_copy > 0:
+        tolerance = part.copy_bandwidth_tolerance
+        if copy is None or copy <= 0:
+            doubts.append(f"the student's run reports no copy bandwidth; the reference run measured "
+                          f"{reference_copy:.0f} GB/s")
+        elif abs(copy / reference_copy - 1) > tolerance:
+            doubts.append(f"the copy bandwidth measured in the student's run, {copy:.0f} GB/s, differs from the "
+                          f"reference run's, {reference_copy:.0f} GB/s, by {100 * abs(copy / reference_copy - 1):.0f}% "
+                          f"(more than {100 * tolerance:g}%): the run's clock or its GPU is not the reference's")
+    limit = part.plausible_fraction_of_copy
+    yardstick = copy if copy is not None and copy > 0 else reference_copy
+    for row, theirs in compared:
+        ms = _number(row.get("median_ms")) or 0.0
+        moved = max(_number(row.get("bytes")) or 0.0,
+                    (_number(theirs.get("bytes")) or 0.0) if reference is not None else 0.0)
+        gbs = max(_number(row.get("gbs")) or 0.0, moved / (ms * 1e6) if ms > 0 else 0.0)
+        if gbs <= 0:
+            continue  # a row that moves no bytes (compute-bound): the copy says nothing about it
+        label = f"'{row.get('label', 'student')}' at n={n}"
+        if yardstick is None or yardstick <= 0:
+            # Every benchmark run of the harness measures the copy: a file without it is not one.
+            doubts.append(f"{label}: {gbs:.0f} GB/s in a run that reports no copy bandwidth to judge it by")
+            continue
+        fraction = max(gbs / yardstick, _number(row.get("fraction_of_copy")) or 0.0)
+        if fraction > limit:
+            doubts.append(f"{label}: {gbs:.0f} GB/s, {fraction:.2f}x the copy bandwidth measured in the same run "
+                          f"({yardstick:.0f} GB/s); no code moves its bytes faster than {limit:g}x a copy")
+    return doubts
 
 
 def _with(result: PartResult, status: str, message: str) -> PartResult:
@@ -340,7 +418,8 @@ def exercise_points(results: List[PartResult]) -> float:
 
 def worst_status(results: List[PartResult]) -> str:
     """One word for an exercise in a summary: passed only if every part passed."""
-    order = (FORBIDDEN, BUILD_FAILED, CRASHED, TIMED_OUT, WRONG, GRADER_ERROR, NO_GPU, NOT_RUN, SKIPPED, PASSED)
+    order = (FORBIDDEN, BUILD_FAILED, CRASHED, TIMED_OUT, WRONG, IMPLAUSIBLE, GRADER_ERROR, NO_GPU, NOT_RUN, SKIPPED,
+             PASSED)
     present = {r.status for r in results}
     for s in order:
         if s in present:

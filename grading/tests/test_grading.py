@@ -1,6 +1,7 @@
 """grading/run_all.sh end to end on the stand-in course (tests/fake_course): the working tree,
 one submission, a batch of submissions that covers every outcome (on two "GPUs" at once), a
-resumed batch, a stopped run, and a machine without a GPU."""
+resumed batch, a stopped run, and a machine without a GPU. Every run sees a stand-in machine
+(machine.py): its nvidia-smi, never the real one, whatever GPUs the machine has."""
 import csv
 import json
 import os
@@ -14,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from urllib.parse import unquote
 
+from machine import hermetic_env, stand_in_tools
 from processes import alive
 from test_html_report import Page
 
@@ -39,21 +41,26 @@ def statuses(doc):
 
 
 class Course:
-    """A private copy of the stand-in course and a folder for reports."""
+    """A private copy of the stand-in course, a folder for reports, and a stand-in machine whose
+    nvidia-smi lists the GPUs `gpus` (none: a machine without a GPU or without nvidia-smi)."""
 
-    def __init__(self):
+    def __init__(self, gpus=("0", "1")):
         self.tmp = tempfile.mkdtemp()
         self.repo = os.path.join(self.tmp, "course")
         shutil.copytree(FAKE, self.repo)
         self.out = os.path.join(self.tmp, "out")
+        self.tools = stand_in_tools(os.path.join(self.tmp, "machine", "bin"), gpus)
+
+    def env(self, extra=None):
+        return hermetic_env(self.tools, extra)
+
+    def command(self, *args):
+        return [RUN_ALL, "--repo", self.repo, "--rubric", os.path.join(self.repo, "rubric.ini"),
+                "--output", self.out, "--jobs", "2", *args]
 
     def run(self, *args, env=None, timeout=120):
-        cmd = [RUN_ALL, "--repo", self.repo, "--rubric", os.path.join(self.repo, "rubric.ini"),
-               "--output", self.out, "--jobs", "2", *args]
-        full_env = dict(os.environ, **(env or {}))
-        full_env.pop("CUDA_VISIBLE_DEVICES", None)
-        return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=full_env,
-                              timeout=timeout)
+        return subprocess.run(self.command(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env=self.env(env), timeout=timeout)
 
     def submissions(self, students):
         root = os.path.join(self.tmp, "submissions")
@@ -130,6 +137,33 @@ class WorkingTree(unittest.TestCase):
             c.close()
 
 
+class Machine(unittest.TestCase):
+    """The GPUs come from the machine's nvidia-smi (here a stand-in), never from the real one."""
+
+    def test_the_first_gpu_nvidia_smi_lists_grades_the_working_tree(self):
+        c = Course(gpus=("4", "7"))
+        try:
+            p = c.run("--seed", "5")
+            self.assertEqual(p.returncode, 0, p.stdout)
+            env = load(os.path.join(c.out, "grade.json"))["environment"]
+            self.assertEqual((env["gpu"], env["gpu_index"], env["nvcc"]), ("Fake GPU 4", "4", "13.0"))
+        finally:
+            c.close()
+
+    def test_without_nvidia_smi_s_gpus_the_harness_picks_its_own(self):
+        c = Course(gpus=())
+        try:
+            write(os.path.join(c.repo, "01_alpha/alpha_student.txt"), "behaviour=segfault\n")
+            p = c.run("--seed", "5", "--exercises", "01")
+            self.assertEqual(p.returncode, 0, p.stdout)
+            env = load(os.path.join(c.out, "grade.json"))["environment"]
+            # No GPU named by nvidia-smi, none by the harness (it crashed): the reports say so.
+            self.assertEqual((env["gpu"], env["gpu_index"]), (None, None))
+            self.assertIn("no GPU found", open(os.path.join(c.out, "report.txt")).read())
+        finally:
+            c.close()
+
+
 class OneSubmission(unittest.TestCase):
     def test_only_the_student_files_are_taken(self):
         c = Course()
@@ -173,6 +207,19 @@ class Batch(unittest.TestCase):
         "liar": {"01_alpha/alpha_student.txt": "behaviour=lie\n", "02_beta/beta_student.txt": PASS},
         "planted_pictures": {"01_alpha/alpha_student.txt": "behaviour=wrong\nevil_pictures=1\n",
                              "02_beta/beta_student.txt": PASS},
+        # Forbidden API behind token pasting: only the build (its objects) shows it.
+        "hidden_forbidden": {"01_alpha/alpha_student.txt": PASS + "# uses_##thrust\n", "02_beta/beta_student.txt": PASS},
+        # Calling a reference variant is forbidden in every exercise, FORBIDDEN_APIS or not.
+        "calls_reference": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": PASS + "# calls_reference\n"},
+        "replaces_course_code": {"01_alpha/alpha_student.txt": PASS,
+                                 "02_beta/beta_student.txt": PASS + "# defines_course_code\n"},
+        # Timings the harness cannot vouch for (01_alpha moves 8e8 bytes a row; the copy: 1000 GB/s).
+        "faster_than_copy": {"01_alpha/alpha_student.txt": "behaviour=pass\nms=0.5\n", "02_beta/beta_student.txt": PASS},
+        "copy_15_percent_off": {"01_alpha/alpha_student.txt": PASS + "copy_gbs=850\n", "02_beta/beta_student.txt": PASS},
+        "copy_5_percent_off": {"01_alpha/alpha_student.txt": PASS + "copy_gbs=950\n", "02_beta/beta_student.txt": PASS},
+        # Slow (measured again), then implausible on the second measurement.
+        "slow_then_implausible": {"01_alpha/alpha_student.txt": "behaviour=pass\nms=2.0\ncopy_gbs=1000,850\n",
+                                  "02_beta/beta_student.txt": PASS},
     }
 
     @classmethod
@@ -225,15 +272,76 @@ class Batch(unittest.TestCase):
         self.expect("broken_build", "01_alpha/correctness", "passed", 6.0)
         self.assertIn("beta_student.txt:3:5: error", self.docs["broken_build"]["exercises"][1]["build"]["message"])
 
+    def build_message(self, student, exercise):
+        return next(e for e in self.docs[student]["exercises"] if e["exercise"] == exercise)["build"]["message"]
+
     def test_forbidden_library_scores_zero_there(self):
         self.expect("forbidden", "01_alpha/correctness", "forbidden API used", 0.0)
         self.expect("forbidden", "01_alpha/performance", "forbidden API used", 0.0)
-        self.expect("forbidden", "02_beta/correctness", "passed")  # 02_beta forbids nothing
+        self.assertEqual(self.build_message("forbidden", "01_alpha"),
+                         "FORBIDDEN: alpha_student.txt uses thrust, which this exercise forbids")
+        self.expect("forbidden", "02_beta/correctness", "passed")  # 02_beta forbids no library
 
-    def test_files_the_forbidden_check_cannot_compile_do_not_slip_past_it(self):
+    def test_the_forbidden_check_reads_the_build_not_the_sources(self):
+        # "uses_##thrust" is "uses_thrust" only after the build's preprocessor: a check of the
+        # sources, or of the objects before this build (the starter's), would find nothing.
+        self.expect("hidden_forbidden", "01_alpha/correctness", "forbidden API used", 0.0)
+        self.assertIn("FORBIDDEN: alpha_student.txt uses thrust", self.build_message("hidden_forbidden", "01_alpha"))
+        self.expect("hidden_forbidden", "02_beta/correctness", "passed")
+
+    def test_the_forbidden_check_runs_in_every_exercise(self):
+        self.expect("calls_reference", "02_beta/correctness", "forbidden API used", 0.0)
+        self.expect("calls_reference", "02_beta/performance vs seed", "forbidden API used", 0.0)
+        self.assertIn("beta_reference_variant", self.build_message("calls_reference", "02_beta"))
+        self.expect("calls_reference", "01_alpha/correctness", "passed", 6.0)
+
+    def test_a_forbidden_check_that_cannot_run_fails_like_a_build(self):
         self.expect("hides_from_check", "01_alpha/correctness", "build failed", 0.0)
-        self.assertIn("forbidden-API check", self.docs["hides_from_check"]["exercises"][0]["build"]["message"])
-        self.expect("hides_from_check", "02_beta/correctness", "passed")  # 02_beta forbids nothing
+        message = self.build_message("hides_from_check", "01_alpha")
+        self.assertTrue(message.startswith("the forbidden-API check could not run:\n"), message)
+        self.assertIn("cannot read the symbols of build/obj/alpha_student.txt.o", message)
+        # 02_beta links the same file, and checks it too.
+        self.expect("hides_from_check", "02_beta/correctness", "build failed", 0.0)
+
+    def test_a_student_file_that_replaces_course_code_fails_the_build_naming_the_symbol(self):
+        self.expect("replaces_course_code", "02_beta/correctness", "build failed", 0.0)
+        message = self.build_message("replaces_course_code", "02_beta")
+        self.assertIn("defines pmpp::summarize(std::vector<double> const&), which course code defines", message)
+        self.expect("replaces_course_code", "01_alpha/correctness", "passed", 6.0)
+
+    def test_a_row_faster_than_the_copy_allows_is_implausible(self):
+        self.expect("faster_than_copy", "01_alpha/correctness", "passed", 6.0)
+        self.expect("faster_than_copy", "01_alpha/performance", "implausible timing", 0.0)
+        part = next(p for p in self.docs["faster_than_copy"]["exercises"][0]["parts"] if p["part"] == "performance")
+        self.assertIn("1600 GB/s, 1.60x the copy bandwidth measured in the same run (1000 GB/s)", part["message"])
+        self.expect("faster_than_copy", "02_beta/performance vs seed", "passed", 5.0)
+
+    def test_a_copy_bandwidth_15_percent_off_the_reference_run_s_is_implausible(self):
+        self.expect("copy_15_percent_off", "01_alpha/performance", "implausible timing", 0.0)
+        part = next(p for p in self.docs["copy_15_percent_off"]["exercises"][0]["parts"] if p["part"] == "performance")
+        self.assertIn("850 GB/s", part["message"])
+        self.assertIn("1000 GB/s", part["message"])
+        # 02_beta is timed against a variant of the same run: the copy is not compared there.
+        self.expect("copy_15_percent_off", "02_beta/performance vs seed", "passed", 5.0)
+
+    def test_a_copy_bandwidth_5_percent_off_is_within_the_noise(self):
+        self.expect("copy_5_percent_off", "01_alpha/performance", "passed", 4.0)
+
+    def test_an_implausible_measurement_decides_the_part_after_a_slow_one(self):
+        self.expect("slow_then_implausible", "01_alpha/performance", "implausible timing", 0.0)
+        logs = os.listdir(os.path.join(self.c.out, "students", "slow_then_implausible", "logs", "01_alpha"))
+        self.assertIn("performance.try2.log", logs)
+        self.assertNotIn("performance.try3.log", logs)
+
+    def test_the_new_status_reaches_the_batch_reports(self):
+        with open(os.path.join(self.c.out, "scores.csv")) as f:
+            rows = {(r["student"], r["exercise"]): r for r in csv.DictReader(f)}
+        self.assertEqual(rows[("faster_than_copy", "01_alpha")]["status"], "implausible timing")
+        self.assertEqual(rows[("faster_than_copy", "01_alpha")]["points"], "6.0")
+        with open(os.path.join(self.c.out, "summary.txt")) as f:
+            self.assertIn("6 implausible timing", f.read())
+        with open(os.path.join(self.c.out, "index.html"), encoding="utf-8") as f:
+            self.assertIn('class="status s-implausible"', f.read())
 
     def test_cuda_error_is_crashed(self):
         self.expect("crash", "02_beta/correctness", "crashed", 0.0)
@@ -359,9 +467,8 @@ class Stopped(unittest.TestCase):
         try:
             root = c.submissions({"a_hangs": {"01_alpha/alpha_student.txt": "behaviour=hang\n"},
                                   "b_later": {"01_alpha/alpha_student.txt": PASS}})
-            cmd = [RUN_ALL, "--repo", c.repo, "--rubric", os.path.join(c.repo, "rubric.ini"), "--output", c.out,
-                   "--submissions", root, "--gpus", "0", "--timeout", "60", "--base", "worktree"]
-            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            cmd = c.command("--submissions", root, "--gpus", "0", "--timeout", "60", "--base", "worktree")
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=c.env())
             log = os.path.join(c.out, "students", "a_hangs", "logs", "01_alpha", "correctness.log")
             deadline = time.monotonic() + 60
             while not os.path.exists(log) and time.monotonic() < deadline:

@@ -121,6 +121,60 @@ class Terminal(unittest.TestCase):
         self.assertIn("incomplete", reports.terminal_table(sample_doc(complete=False)))
 
 
+def implausible_doc(student="eve"):
+    message = ("'student' at n=67108864: 9600 GB/s, 2.24x the copy bandwidth measured in the same run (4284 GB/s); "
+               "no code moves its bytes faster than 1.15x a copy")
+    return {
+        "schema": reports.GRADE_SCHEMA, "student": student, "seed": 7, "date": "2025-01-02 03:04:05 UTC",
+        "complete": True, "wall_s": 12.0, "environment": {"gpu": "NVIDIA H200"},
+        "exercises": [{"exercise": "01_saxpy", "build": {"status": "passed"}, "files": [], "parts": [
+            part("01_saxpy", "correctness", "check", scoring.PASSED, 6.0, 6.0, message="66/66 cases pass"),
+            part("01_saxpy", "performance", "performance", scoring.IMPLAUSIBLE, 0.0, 4.0, student_ms=0.028,
+                 reference_ms=0.74, ratio=0.028 / 0.74, n=1 << 26, message=message)]}]}
+
+
+class ImplausibleTimingInEveryReport(unittest.TestCase):
+    """The status "implausible timing" (no points, both numbers in the message) as each report
+    shows it."""
+
+    def test_terminal_table_shows_the_status_and_why(self):
+        text = reports.terminal_table(implausible_doc())
+        self.assertIn("implausible timing", text)
+        self.assertIn("01_saxpy/performance: 'student' at n=67108864: 9600 GB/s, 2.24x the copy bandwidth", text)
+        self.assertIn("6/10", text)
+
+    def test_gradescope_fails_the_test_with_the_message(self):
+        test = reports.gradescope(implausible_doc())["tests"][1]
+        self.assertEqual((test["status"], test["score"], test["max_score"]), ("failed", 0.0, 4.0))
+        self.assertTrue(test["output"].startswith("implausible timing: 'student' at n=67108864: 9600 GB/s"))
+        self.assertIn("4284 GB/s", test["output"])
+
+    def test_junit_counts_it_as_a_failure_of_its_type(self):
+        root = ET.fromstring(reports.junit(implausible_doc()))
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("errors")), ("2", "1", "0"))
+        failure = next(c for c in root.iter("testcase") if c.get("name") == "performance").find("failure")
+        self.assertEqual((failure.get("type"), failure.get("message")), (scoring.IMPLAUSIBLE, scoring.IMPLAUSIBLE))
+        self.assertIn("9600 GB/s", failure.text)
+
+    def test_csv_and_summary_name_it(self):
+        scores, totals = reports.batch_csv([implausible_doc()])
+        row = next(csv.DictReader(io.StringIO(scores)))
+        self.assertEqual((row["status"], row["points"]), (scoring.IMPLAUSIBLE, "6.0"))
+        self.assertIn("performance: implausible timing 0/4", row["parts"])
+        self.assertEqual(next(csv.DictReader(io.StringIO(totals)))["01_saxpy"], "6.0")
+        self.assertIn("6 implausible timing", reports.batch_table([implausible_doc()]))
+
+    def test_html_reports_give_it_a_class_of_its_own_that_is_styled(self):
+        from pmpp_grading import html_report
+        with tempfile.TemporaryDirectory() as d:
+            page = html_report.student_html(implausible_doc(), d)
+            index = html_report.index_html([implausible_doc()], d)
+        self.assertIn('<span class="status s-implausible">implausible timing</span>', page)
+        self.assertIn("9600 GB/s, 2.24x the copy bandwidth", page)
+        self.assertIn('class="status s-implausible"', index)
+        self.assertRegex(html_report.STYLE, r"\.s-implausible(,[^{]*)?\{background:")
+
+
 class Files(unittest.TestCase):
     def test_student_reports_are_written_and_parse(self):
         with tempfile.TemporaryDirectory() as d:

@@ -32,6 +32,10 @@ class CourseRubric(unittest.TestCase):
         rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
         self.assertGreater(rubric.max_points(["01_saxpy"]), 0)
 
+    def test_the_course_rubric_sets_issue_15_s_plausibility_bounds(self):
+        defaults = load_rubric(os.path.join(GRADING, "rubric.ini")).defaults
+        self.assertEqual((defaults.plausible_fraction_of_copy, defaults.copy_bandwidth_tolerance), (1.15, 0.10))
+
     def test_every_exercise_folder_has_parts(self):
         rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
         for name in course.exercise_folders(REPO):
@@ -104,6 +108,27 @@ class Mistakes(unittest.TestCase):
     def test_performance_tries_default_to_three_and_can_be_set(self):
         self.assertEqual(parse_rubric(MINIMAL).defaults.performance_tries, 3)
         self.assertEqual(parse_rubric("[defaults]\nperformance_tries = 1\n").defaults.performance_tries, 1)
+
+    def test_plausibility_bounds_default_to_issue_15_s_and_may_only_be_stricter(self):
+        r = parse_rubric(MINIMAL)
+        self.assertEqual((r.defaults.plausible_fraction_of_copy, r.defaults.copy_bandwidth_tolerance), (1.15, 0.10))
+        perf = r.parts_for("02_scan")[1]
+        self.assertEqual((perf.plausible_fraction_of_copy, perf.copy_bandwidth_tolerance), (1.15, 0.10))
+        for key, bad in (("plausible_fraction_of_copy", "1.2"), ("plausible_fraction_of_copy", "0"),
+                         ("plausible_fraction_of_copy", "fast"), ("copy_bandwidth_tolerance", "0.2"),
+                         ("copy_bandwidth_tolerance", "-0.1")):
+            self.refused(f"[defaults]\n{key} = {bad}\n", key)
+            self.refused(MINIMAL + f"{key} = {bad}\n", key, "[02_scan/performance 2^24]")
+        self.refused("[defaults]\nplausible_fraction_of_copy = 1.16\n", "at most 1.15")
+
+    def test_plausibility_keys_reach_the_parts_and_a_part_overrides_them(self):
+        text = MINIMAL.replace("[defaults]", "[defaults]\nplausible_fraction_of_copy = 1.1\ncopy_bandwidth_tolerance = 0.05")
+        perf = parse_rubric(text).parts_for("02_scan")[1]
+        self.assertEqual((perf.plausible_fraction_of_copy, perf.copy_bandwidth_tolerance), (1.1, 0.05))
+        perf = parse_rubric(text + "plausible_fraction_of_copy = 1.05\n").parts_for("02_scan")[1]
+        self.assertEqual((perf.plausible_fraction_of_copy, perf.copy_bandwidth_tolerance), (1.05, 0.05))
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nplausible_fraction_of_copy = 1.1\n",
+                     "plausible_fraction_of_copy")
 
     def test_check_keys_are_not_accepted_on_performance_parts_and_back(self):
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nreference = cub\n", "reference")

@@ -1,6 +1,8 @@
 """Every way a harness process can end, with stand-in programs (tests/fake_course): each exit
 code, a crash by signal, a hang past the timeout (its children killed too), a results file that
-is missing, stale or unfinished, and printed text that lies."""
+is missing, stale or unfinished, and printed text that lies. Then the builds: the student's
+build, then `make forbidden` on it (the fake course's), and how each outcome is classified; and
+the GPUs and nvcc of the machine, read through stand-ins (machine.py), never the real ones."""
 import json
 import os
 import shutil
@@ -11,8 +13,11 @@ import threading
 import time
 import unittest
 
-from pmpp_grading import runner, scoring
-from pmpp_grading.rubric import CHECK, Part
+from unittest import mock
+
+from pmpp_grading import cli, course, runner, scoring
+from pmpp_grading.rubric import CHECK, Part, parse_rubric
+from machine import MACHINE_VARIABLES, StandInMachine
 from processes import alive
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,9 +31,11 @@ class StandInPrograms(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
         cls.stop = runner.StopSignal()
+        cls.machine = StandInMachine(os.path.join(cls.tmp, "machine")).__enter__()
 
     @classmethod
     def tearDownClass(cls):
+        cls.machine.__exit__(None, None, None)
         shutil.rmtree(cls.tmp)
 
     def program(self, behaviour):
@@ -144,12 +151,151 @@ class Stopping(unittest.TestCase):
 
 
 class BuildLogs(unittest.TestCase):
-    def test_compiler_errors_come_first(self):
+    def excerpt(self, text):
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "build.log")
             with open(log, "w") as f:
-                f.write("nvcc -O3 ...\n" * 50 + "x.cu(3): error: expected a ';'\nmake: *** [x.o] Error 2\n")
-            self.assertTrue(runner.log_excerpt(log).startswith("x.cu(3): error"))
+                f.write(text)
+            return runner.log_excerpt(log)
+
+    def test_compiler_errors_come_first(self):
+        text = self.excerpt("nvcc -O3 ...\n" * 50 + "x.cu(3): error: expected a ';'\nmake: *** [x.o] Error 2\n")
+        self.assertTrue(text.startswith("x.cu(3): error"))
+
+    def test_the_link_rule_s_error_is_shown_before_make_s_own_lines(self):
+        # A parallel make's log: many "*** ... Error" lines of make, the link rule's line last.
+        text = self.excerpt("$ make --no-print-directory -C 03_find_repeats -j8 build/find_repeats\n"
+                            + "nvcc -O3 -c x.cu -o build/obj/x.cu.o\n" * 30
+                            + "make[1]: *** [common.mk:110: build/obj/y.cu.o] Error 1\n" * 30
+                            + "error: build/obj/find_repeats_student.cu.o defines pmpp::CheckResult::fail(std::string), "
+                              "which course code defines (common/check.cpp)\n"
+                            + "make: *** [common.mk:111: build/find_repeats] Error 2\n")
+        self.assertTrue(text.startswith("error: build/obj/find_repeats_student.cu.o defines pmpp::CheckResult::fail"),
+                        text)
+        self.assertNotIn("$ make", text)
+
+    def test_a_log_without_errors_gives_its_end(self):
+        text = self.excerpt("".join(f"line {k}\n" for k in range(100)))
+        self.assertTrue(text.startswith("line 75") and text.endswith("line 99"), text)
+
+
+class BuildAndForbiddenCheck(unittest.TestCase):
+    """build_exercise on a copy of the fake course: both builds, then its `make forbidden`."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.tree = os.path.join(self.tmp, "course")
+        shutil.copytree(FAKE, self.tree)
+        self.settings = runner.Settings(rubric=parse_rubric(""), seed=1, stop=runner.StopSignal(),
+                                        progress=lambda who, text: None, make_jobs=1)
+        with StandInMachine(os.path.join(self.tmp, "machine")):
+            self.env = runner.run_env(None)
+
+    def build(self, exercise, student_text, check_forbidden=True):
+        ex = course.read_info(self.tree, exercise)
+        with open(os.path.join(self.tree, ex.student_paths()[0]), "w") as f:
+            f.write(student_text)
+        logs = os.path.join(self.tmp, "logs", exercise)
+        return runner.build_exercise(self.tree, ex, logs, self.settings, self.env, check_forbidden), logs
+
+    def test_clean_files_build_and_pass_the_check(self):
+        r, logs = self.build("01_alpha", "behaviour=pass\n")
+        self.assertEqual(r.status, scoring.PASSED, r.message)
+        self.assertEqual(sorted(os.listdir(logs)), ["build.log", "build_solution.log", "forbidden.log", "solution_help.log"])
+        with open(os.path.join(logs, "forbidden.log")) as f:
+            self.assertIn("-j1 forbidden", f.readline())  # the interface: make -C <folder> -jN forbidden
+
+    def test_findings_are_forbidden_api_used_with_their_lines(self):
+        r, _ = self.build("01_alpha", "behaviour=pass\n# uses_thrust\n")
+        self.assertEqual((r.status, r.message),
+                         (scoring.FORBIDDEN, "FORBIDDEN: alpha_student.txt uses thrust, which this exercise forbids"))
+
+    def test_what_only_the_build_shows_is_found(self):
+        r, _ = self.build("01_alpha", "behaviour=pass\n# uses_##thrust\n")
+        self.assertEqual(r.status, scoring.FORBIDDEN)
+
+    def test_an_exercise_without_forbidden_libraries_is_checked_too(self):
+        r, _ = self.build("02_beta", "behaviour=pass\n# calls_reference\n")
+        self.assertEqual(r.status, scoring.FORBIDDEN)
+        self.assertIn("beta_reference_variant, a reference variant", r.message)
+        r, _ = self.build("02_beta", "behaviour=pass\n# uses_thrust\n")  # thrust is allowed there
+        self.assertEqual(r.status, scoring.PASSED, r.message)
+
+    def test_a_check_that_fails_without_a_finding_could_not_run_and_fails_like_a_build(self):
+        r, _ = self.build("01_alpha", "behaviour=pass\n# hides_from_checker\n")
+        self.assertEqual(r.status, scoring.BUILD_FAILED)
+        self.assertEqual(r.message, "the forbidden-API check could not run:\n"
+                                    "forbidden_api: cannot read the symbols of build/obj/alpha_student.txt.o\n"
+                                    "make: *** [../common/fake.mk:20: forbidden] Error 2")
+
+    def test_a_build_that_fails_is_build_failed_and_the_check_does_not_run(self):
+        r, logs = self.build("01_alpha", "does_not_compile\n# uses_thrust\n")
+        self.assertEqual(r.status, scoring.BUILD_FAILED)
+        self.assertIn("alpha_student.txt:3:5: error", r.message)
+        self.assertFalse(os.path.exists(os.path.join(logs, "forbidden.log")))
+
+    def test_the_link_rule_s_refusal_names_the_symbol(self):
+        r, _ = self.build("02_beta", "behaviour=pass\n# defines_course_code\n")
+        self.assertEqual(r.status, scoring.BUILD_FAILED)
+        self.assertIn("error: build/obj/beta_student.txt.o defines pmpp::summarize", r.message.splitlines()[1])
+
+    def test_the_clean_tree_s_build_leaves_the_check_out(self):
+        r, logs = self.build("01_alpha", "behaviour=pass\n# uses_thrust\n", check_forbidden=False)
+        self.assertEqual(r.status, scoring.PASSED)
+        self.assertFalse(os.path.exists(os.path.join(logs, "forbidden.log")))
+
+    def test_the_check_reads_this_build_s_objects(self):
+        # Without a build, the fake check has no object to read: the grader must build first.
+        ex = course.read_info(self.tree, "01_alpha")
+        refused = runner.forbidden_check(os.path.join(self.tree, ex.name), self.tree, os.path.join(self.tmp, "l"),
+                                         self.settings, self.env)
+        self.assertEqual(refused[0], scoring.BUILD_FAILED)
+        self.assertIn("no such object (build the program first)", refused[1])
+
+
+class TheMachinesGpus(unittest.TestCase):
+    """The GPU list and the GPU's name come from nvidia-smi: here a stand-in on PATH, so the
+    answer is the same on a machine with eight GPUs, none, or no nvidia-smi at all."""
+
+    def machine(self, gpus):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        machine = StandInMachine(tmp, gpus).__enter__()
+        self.addCleanup(machine.__exit__, None, None, None)
+        return machine.tools
+
+    def test_every_gpu_nvidia_smi_lists(self):
+        self.machine(("0", "3"))
+        self.assertEqual(cli.visible_gpus(None), ["0", "3"])
+
+    def test_named_gpus_and_cuda_visible_devices_come_first(self):
+        self.machine(("0", "3"))
+        self.assertEqual(cli.visible_gpus("2, 5"), ["2", "5"])
+        os.environ["CUDA_VISIBLE_DEVICES"] = "1"
+        self.assertEqual(cli.visible_gpus(None), ["1"])
+
+    def test_no_gpu_when_nvidia_smi_fails(self):
+        self.machine(())
+        self.assertEqual(cli.visible_gpus(None), [None])
+
+    def test_no_gpu_when_there_is_no_nvidia_smi(self):
+        tools = self.machine(("0",))
+        os.remove(os.path.join(tools, "nvidia-smi"))
+        os.environ["PATH"] = tools  # nothing else: no nvidia-smi anywhere
+        self.assertEqual(cli.visible_gpus(None), [None])
+        env = runner.gpu_environment("0", os.path.join(tools, "nvcc"))
+        self.assertEqual((env["gpu"], env["driver"], env["nvcc"]), (None, None, "13.0"))
+
+    def test_the_environment_names_the_gpu_it_was_given(self):
+        tools = self.machine(("0", "3"))
+        env = runner.gpu_environment("3", os.path.join(tools, "nvcc"))
+        self.assertEqual((env["gpu"], env["driver"], env["gpu_index"], env["nvcc"]), ("Fake GPU 3", "580.00", "3", "13.0"))
+
+    def test_the_machine_s_gpu_settings_do_not_reach_the_tests(self):
+        self.machine(("0",))
+        self.assertEqual((set(MACHINE_VARIABLES) - {"CUDA_PATH"}) & set(os.environ), set())
+        self.assertEqual(runner.run_env(None).get("CUDA_VISIBLE_DEVICES"), None)
 
 
 if __name__ == "__main__":

@@ -233,6 +233,122 @@ class PerformanceParts(unittest.TestCase):
         self.assertEqual(r.status, scoring.NO_GPU)
 
 
+def memory_row(ms, gbs_copy=4000.0, moved=4e9, impl="student", **kw):
+    """A memory-bound row as the harness writes it: bytes, GB/s and the fraction of the copy
+    bandwidth (`gbs_copy`) measured in the same run."""
+    r = row(impl, ms=ms, **kw)
+    r.update(bytes=moved, gbs=moved / (ms * 1e6), fraction_of_copy=moved / (ms * 1e6) / gbs_copy)
+    return r
+
+
+def copy(gbs):
+    return {"copy_bandwidth": {"bytes": 1 << 30, "median_ms": 2 * (1 << 30) / (gbs * 1e6), "gbs": gbs}}
+
+
+class ImplausibleTiming(unittest.TestCase):
+    """A row faster than the copy bandwidth of its run allows, or a student run whose copy
+    bandwidth is not the reference run's: no points, both numbers in the message. The reference
+    answer's fastest row on an H200 moved 1.02x the copy (01_saxpy vectorized at 2^28)."""
+
+    def judge(self, student_rows, reference_rows=None, student_copy=4000.0, reference_copy=4000.0, part=PERF_PART):
+        student = ran(results(total=None, bench=student_rows, **(copy(student_copy) if student_copy else {})))
+        reference = None if reference_rows is None else ran(
+            results(total=None, bench=reference_rows, **(copy(reference_copy) if reference_copy else {})))
+        return scoring.judge_performance(part, student, reference, SEED)
+
+    def test_the_fastest_reference_row_measured_is_plausible(self):
+        # 4e9 bytes in 0.98 ms = 4082 GB/s = 1.02x a 4000 GB/s copy
+        r = self.judge([memory_row(0.98)], [memory_row(1.0)])
+        self.assertEqual((r.status, r.points), (scoring.PASSED, 4.0))
+
+    def test_a_row_above_the_margin_is_implausible_with_both_numbers(self):
+        r = self.judge([memory_row(0.5)], [memory_row(1.0)])  # 8000 GB/s, 2x the copy
+        self.assertEqual((r.status, r.points), (scoring.IMPLAUSIBLE, 0.0))
+        self.assertIn("8000 GB/s, 2.00x the copy bandwidth measured in the same run (4000 GB/s)", r.message)
+        self.assertIn("1.15x", r.message)
+        self.assertEqual((r.student_ms, r.reference_ms), (0.5, 1.0))  # shown, not paid
+
+    def test_just_above_the_margin_is_implausible_just_below_is_not(self):
+        self.assertEqual(self.judge([memory_row(4e9 / (1.16 * 4000 * 1e6))], [memory_row(1.0)]).status,
+                         scoring.IMPLAUSIBLE)
+        self.assertEqual(self.judge([memory_row(4e9 / (1.14 * 4000 * 1e6))], [memory_row(1.0)]).status,
+                         scoring.PASSED)
+
+    def test_the_margin_can_be_made_stricter_per_part(self):
+        part = replace(PERF_PART, plausible_fraction_of_copy=1.05)
+        r = self.judge([memory_row(4e9 / (1.1 * 4000 * 1e6))], [memory_row(1.0)], part=part)
+        self.assertEqual(r.status, scoring.IMPLAUSIBLE)
+        self.assertIn("1.05x", r.message)
+
+    def test_rows_that_move_no_bytes_are_exempt(self):
+        r = self.judge([row(ms=0.01)], [row(ms=1.0)])  # compute-bound: bytes 0, gbs 0
+        self.assertEqual((r.status, r.points), (scoring.PASSED, 4.0))
+
+    def test_gbs_is_recomputed_from_the_time_not_taken_from_the_file(self):
+        fast = memory_row(0.5)
+        fast.update(gbs=100.0, fraction_of_copy=0.025)  # a file that understates the row's speed
+        r = self.judge([fast], [memory_row(1.0)])
+        self.assertEqual(r.status, scoring.IMPLAUSIBLE)
+        self.assertIn("8000 GB/s", r.message)
+
+    def test_bytes_come_from_the_reference_run_when_the_student_s_row_says_none(self):
+        fast = memory_row(0.5)
+        fast.update(bytes=0, gbs=0, fraction_of_copy=0)  # the student's row claims to move nothing
+        self.assertEqual(self.judge([fast], [memory_row(1.0)]).status, scoring.IMPLAUSIBLE)
+
+    def test_a_run_with_rows_of_bytes_but_no_copy_bandwidth_is_implausible(self):
+        rows = [memory_row(1.0), memory_row(1.0, impl="naive")]
+        r = self.judge(rows, None, student_copy=None, part=replace(PERF_PART, reference="naive"))
+        self.assertEqual(r.status, scoring.IMPLAUSIBLE)
+        self.assertIn("no copy bandwidth", r.message)
+
+    def test_a_copy_bandwidth_15_percent_off_the_reference_run_s_is_implausible(self):
+        for student_copy in (3400.0, 4600.0):
+            r = self.judge([memory_row(1.0, gbs_copy=student_copy)], [memory_row(1.0)], student_copy=student_copy)
+            self.assertEqual((r.status, r.points), (scoring.IMPLAUSIBLE, 0.0), student_copy)
+            self.assertIn(f"{student_copy:.0f} GB/s", r.message)
+            self.assertIn("reference run's, 4000 GB/s, by 15% (more than 10%)", r.message)
+
+    def test_a_copy_bandwidth_5_percent_off_passes(self):
+        for student_copy in (3800.0, 4200.0):
+            r = self.judge([memory_row(1.0, gbs_copy=student_copy)], [memory_row(1.0)], student_copy=student_copy)
+            self.assertEqual((r.status, r.points), (scoring.PASSED, 4.0), student_copy)
+
+    def test_a_compute_bound_run_is_still_held_to_the_reference_s_copy_bandwidth(self):
+        r = self.judge([row(ms=1.0)], [row(ms=1.0)], student_copy=400.0)  # a clock 10x slow, say
+        self.assertEqual(r.status, scoring.IMPLAUSIBLE)
+
+    def test_a_student_run_without_a_copy_bandwidth_is_implausible_when_the_reference_has_one(self):
+        r = self.judge([row(ms=1.0)], [row(ms=1.0)], student_copy=None)
+        self.assertEqual(r.status, scoring.IMPLAUSIBLE)
+        self.assertIn("reports no copy bandwidth", r.message)
+
+    def test_against_a_variant_of_the_same_run_only_the_rows_are_judged(self):
+        part = replace(PERF_PART, reference="naive")
+        # 2.4e9 bytes in 1 ms: 0.8x a 3000 GB/s copy; no reference run to compare that copy with
+        rows = [memory_row(1.0, 3000.0, 2.4e9), memory_row(1.0, 3000.0, 2.4e9, impl="naive")]
+        r = self.judge(rows, None, student_copy=3000.0, part=part)
+        self.assertEqual(r.status, scoring.PASSED)
+        rows = [memory_row(0.5, 3000.0, 2.4e9), memory_row(1.0, 3000.0, 2.4e9, impl="naive")]
+        self.assertEqual(self.judge(rows, None, student_copy=3000.0, part=part).status, scoring.IMPLAUSIBLE)
+
+    def test_results_files_without_copy_or_bytes_are_judged_as_before(self):
+        r = self.judge([row(ms=1.0)], [row(ms=1.0)], student_copy=None, reference_copy=None)
+        self.assertEqual(r.status, scoring.PASSED)
+
+    def test_a_wrong_timed_output_stays_wrong(self):
+        student = ran(results("wrong", 1, total=None, bench=[memory_row(0.1, correct=False)], **copy(4000.0)))
+        r = scoring.judge_performance(PERF_PART, student, ran(results(total=None, bench=[memory_row(1.0)],
+                                                                      **copy(4000.0))), SEED)
+        self.assertEqual(r.status, scoring.WRONG)
+
+    def test_is_a_status_of_its_own(self):
+        self.assertIn(scoring.IMPLAUSIBLE, scoring.STATUSES)
+        parts = [scoring.blocked(CHECK_PART, scoring.PASSED, ""), scoring.blocked(PERF_PART, scoring.IMPLAUSIBLE, "")]
+        self.assertEqual(scoring.worst_status(parts), scoring.IMPLAUSIBLE)
+        self.assertEqual(scoring.gradescope_status(parts[1]), "failed")
+
+
 class Prerequisites(unittest.TestCase):
     def done(self, status):
         return {"correctness": scoring.blocked(CHECK_PART, status, "why")}

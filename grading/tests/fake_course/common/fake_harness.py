@@ -131,12 +131,23 @@ if opts["bench"] and not wrong:
     with open(runs_file, "w") as f:
         f.write(str(runs + 1))
     student_times = student.get("ms", "1.0").split(",")
+
+    def this_run(values):
+        return float(values[min(runs, len(values) - 1)])
+
+    # The copy bandwidth the run measures (copy_gbs= of the harness), unless the student's file
+    # disturbs it (copy_gbs=A,B,...: per benchmark run, as ms=): its code runs in this process.
+    copy_gbs = this_run(student["copy_gbs"].split(",")) if "copy_gbs" in student else float(harness.get("copy_gbs", 0))
+    if copy_gbs > 0:
+        results["copy_bandwidth"] = {"bytes": 1 << 30, "median_ms": 2 * (1 << 30) / (copy_gbs * 1e6), "gbs": copy_gbs}
+    moved = float(harness.get("bytes", 0))  # the fewest bytes a row moves (0: compute-bound)
     for impl in impls:
-        ms = (float(student_times[min(runs, len(student_times) - 1)]) if impl == "student"
-              else float(harness.get(impl + "_ms", 1.0)))
+        ms = this_run(student_times) if impl == "student" else float(harness.get(impl + "_ms", 1.0))
         correct = not (impl == "student" and behaviour in ("wrong", "lie", "wrong_timed"))
+        gbs = moved / (ms * 1e6) if ms > 0 else 0.0
         rows.append({"impl": impl, "kind": "student" if impl == "student" else "reference", "section": "kernel",
-                     "label": impl, "n": n, "median_ms": ms, "correct": correct,
+                     "label": impl, "n": n, "median_ms": ms, "correct": correct, "bytes": moved, "gbs": gbs,
+                     "fraction_of_copy": gbs / copy_gbs if copy_gbs > 0 else 0.0,
                      **({} if correct else {"message": "3 of 1048576 elements differ"})})
         wrong = wrong or not correct
     results["bench"] = rows

@@ -1,29 +1,29 @@
 // Bad submission for the grader's GPU check: every pixel blends its circles in the reverse of
-// the scene's order (the reference per-pixel renderer on a reversed copy of the scene). Blending
+// the scene's order (a per-pixel renderer of its own, looping from the last circle). Blending
 // is not commutative, so the images differ wherever circles overlap.
 // Expected: 04_circle_renderer correctness "wrong result", its performance "skipped";
 // 01_saxpy full marks.
 #include "render.h"
 
+#include "circle_math.h"
+
 #include "common/cuda_check.h"
 
-__global__ void reverse_scene(const Circle* circles, const Rgb* colors, int count, Circle* rcircles, Rgb* rcolors) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < count) {
-        rcircles[count - 1 - i] = circles[i];
-        rcolors[count - 1 - i] = colors[i];
-    }
+template <Shading SHADING>
+__global__ void per_pixel_reversed(SceneView scene, int width, int height, Rgba* image) {
+    const int x = blockIdx.x * 16 + threadIdx.x;
+    const int y = blockIdx.y * 16 + threadIdx.y;
+    if (x >= width || y >= height) return;
+    const float px = circle_math::pixel_center(x, width), py = circle_math::pixel_center(y, width);
+    Rgba pixel = circle_math::background_color(scene.background, y, height);
+    for (int i = scene.count - 1; i >= 0; --i) circle_math::shade(SHADING, scene.circles[i], scene.colors[i], px, py, pixel);
+    image[static_cast<std::size_t>(y) * width + x] = pixel;
 }
 
-void render_student(const SceneView& scene, int width, int height, Rgba* image, Workspace& workspace) {
-    SceneView reversed = scene;
-    if (scene.count > 0) {
-        Circle* circles = workspace.get<Circle>(0, static_cast<std::size_t>(scene.count));
-        Rgb* colors = workspace.get<Rgb>(1, static_cast<std::size_t>(scene.count));
-        reverse_scene<<<(scene.count + 255) / 256, 256>>>(scene.circles, scene.colors, scene.count, circles, colors);
-        PMPP_CHECK_LAUNCH();
-        reversed.circles = circles;
-        reversed.colors = colors;
-    }
-    render_per_pixel(reversed, width, height, image, workspace);
+void render_student(const SceneView& scene, int width, int height, Rgba* image, Workspace&) {
+    if (width <= 0 || height <= 0) return;
+    const dim3 block(16, 16), grid((width + 15) / 16, (height + 15) / 16);
+    if (scene.shading == Shading::Flat) per_pixel_reversed<Shading::Flat><<<grid, block>>>(scene, width, height, image);
+    else per_pixel_reversed<Shading::Snow><<<grid, block>>>(scene, width, height, image);
+    PMPP_CHECK_LAUNCH();
 }

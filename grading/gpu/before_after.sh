@@ -4,10 +4,15 @@
 # folder holding `git archive` of the earlier commit) and this one. It shows what a change to
 # the harness or the timing costs: the same binaries' medians side by side, and each tree's
 # t / baseline. From the repository root:
-#   bash grading/gpu/before_after.sh BEFORE_DIR        (about 4 minutes on one H200 with 16 cores)
+#   bash grading/gpu/before_after.sh BEFORE_DIR [SIZE...]   (SIZE: --size of the 1-D exercises,
+#                                                           default 2^20 2^24; about 3 minutes
+#                                                           on one H200 once both trees are built)
 # Results files in $OUT/before_after (or build/gpu-logs/before_after), a table at the end.
 source "$(dirname "$0")/../../common/gpu_steps.sh"
-before=${1:?usage: before_after.sh BEFORE_DIR}
+before=${1:?usage: before_after.sh BEFORE_DIR [SIZE...]}
+shift
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(2^20 2^24)
 out=$LOGS/before_after
 mkdir -p "$out"
 jobs=$(nproc)
@@ -17,7 +22,7 @@ runs=(
   "01_saxpy saxpy student,vectorized,cublas"
   "02_scan scan student,single_pass,cub"
   "03_find_repeats find_repeats student,fused,cub"
-  "04_circle_renderer render student,binned --size 1024"
+  "04_circle_renderer render student,binned --size 1024 --no-images"
   "05_bitonic bitonic student,fused,cub --type u32"
   "06_radix_sort radix_sort student,onesweep,cub --type u32"
   "07_merge_sort merge_sort student,fast,cub --op sort --type u32"
@@ -34,11 +39,18 @@ for tree in "$before" .; do
 done
 for r in "${runs[@]}"; do
     read -r ex prog impls args <<<"$r"
-    for tree in "$before" .; do
-        name=$([ "$tree" = . ] && echo after || echo before)
-        # shellcheck disable=SC2086
-        TAILN=0 step "${ex}_$name" 600 "$tree/$ex/build/${prog}_solution" --impl "$impls" --bench --seed 5 \
-            --json "$out/${ex}_$name.json" $args
+    # 04 and 08 time their own image sizes; the others each size asked for.
+    case "$args" in *--size*) ex_sizes=(own) ;; *) ex_sizes=("${sizes[@]}") ;; esac
+    for size in "${ex_sizes[@]}"; do
+        size_args=()
+        [ "$size" = own ] || size_args=(--size "$size")
+        tag=$([ "$size" = own ] && echo "" || echo "_${size/^/p}")
+        for tree in "$before" .; do
+            name=$([ "$tree" = . ] && echo after || echo before)
+            # shellcheck disable=SC2086
+            TAILN=0 step "${ex}${tag}_$name" 300 "$tree/$ex/build/${prog}_solution" --impl "$impls" --bench --seed 5 \
+                --json "$out/${ex}${tag}_$name.json" $args ${size_args[@]+"${size_args[@]}"}
+        done
     done
 done
 python3 - "$out" <<'PY'

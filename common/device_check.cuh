@@ -11,6 +11,7 @@
 #include "common/check.h"
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_limits.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -84,9 +85,7 @@ DiffCount count_differences(const T* expected, const T* actual, std::size_t n, E
     if (n == 0) return host;
     DeviceBuffer<DiffCount> result(1);
     PMPP_CUDA_CHECK(cudaMemcpy(result.data(), &host, sizeof host, cudaMemcpyHostToDevice));
-    int device = 0, sms = 0;
-    PMPP_CUDA_CHECK(cudaGetDevice(&device));
-    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = device_limits().sm_count;
     const std::size_t blocks_needed = (n + 255) / 256;
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(blocks_needed, static_cast<std::size_t>(sms) * 8));
     count_differences_kernel<<<blocks, 256>>>(expected, actual, n, equal, result.data());

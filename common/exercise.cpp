@@ -1,6 +1,7 @@
 #include "common/exercise.h"
 
 #include "common/cuda_check.h"
+#include "common/device_limits.h"
 #include "common/report.h"
 
 #include <algorithm>
@@ -139,8 +140,19 @@ public:
         try {
             device_ = describe_device(0);
             std::cout << "device " << device_.one_line() << "\n";
+            try {
+                requested_profile();  // an unknown name is refused, even after an earlier run's limits
+                limits_ = device_limits();
+            } catch (const DeviceProfileError& e) {
+                std::cerr << e.what() << "\n";
+                return finish(kExitUsage, "usage_error", e.what());
+            }
+            if (limits_.lowered())
+                std::cout << "device " << limits_.one_line()
+                          << "\n       (PMPP_DEVICE_PROFILE: shapes, sizes and grids as on that GPU; the timings are "
+                          << device_.name << "'s)\n";
             results_.set("device", device_json());
-            if (opts_.size && def_.device_bytes) {
+            if (opts_.size) {
                 std::string why;
                 if (!fits(*opts_.size, why)) {
                     std::cerr << why << "\n";
@@ -156,6 +168,7 @@ public:
             if (!current_.empty()) std::cerr << "  while running: " << current_ << "\n";
             return finish(f.code, f.status, f.message + (current_.empty() ? "" : " (while running " + current_ + ")"));
         }
+        print_shapes();
         const bool wrong = any_wrong_;
         return finish(wrong ? kExitWrongResult : kExitOk, wrong ? "wrong" : "ok", "");
     }
@@ -184,18 +197,35 @@ private:
         }
     }
 
+    // Whether size n fits what the device and the host have free now: the exercise's counted
+    // estimate, 5% and 128 MiB to spare on the device (allocation granularity, the runtime's own
+    // buffers), 10% and 256 MiB on the host. Printed or reported by the caller when it does not.
     bool fits(std::size_t n, std::string& why) {
-        if (!def_.device_bytes) return true;
-        std::size_t free_bytes = 0, total_bytes = 0;
-        device_memory(free_bytes, total_bytes);
-        const double need = def_.device_bytes(n);
-        // Leave room for the L2 flush buffer, the CUDA context and library workspaces.
-        const double usable = static_cast<double>(free_bytes) * 0.9 - 256.0 * (1 << 20);
-        if (need <= usable) return true;
-        why = format("size %s needs %.2f GiB of device memory; %s has %.2f GiB free", format_size(n).c_str(),
-                     need / 1073741824.0, device_.name.c_str(), free_bytes / 1073741824.0);
-        return false;
+        constexpr double GiB = 1073741824.0, MiB = 1048576.0;
+        if (def_.device_bytes) {
+            std::size_t free_bytes = 0, total_bytes = 0;
+            usable_device_memory(free_bytes, total_bytes);
+            const double need = def_.device_bytes(n, opts_);
+            if (need * 1.05 + 128 * MiB > static_cast<double>(free_bytes)) {
+                why = format("size %s needs %.2f GiB of device memory; %s has %.2f GiB free", format_size(n).c_str(),
+                             need / GiB, gpu_name().c_str(), free_bytes / GiB);
+                return false;
+            }
+        }
+        if (def_.host_bytes) {
+            const std::size_t available = available_host_memory();
+            const double need = def_.host_bytes(n, opts_);
+            if (available > 0 && need * 1.10 + 256 * MiB > static_cast<double>(available)) {
+                why = format("size %s needs %.2f GiB of host memory; %.2f GiB is available%s", format_size(n).c_str(),
+                             need / GiB, available / GiB,
+                             limits_.host_memory_bytes ? (" (profile " + limits_.profile + ")").c_str() : "");
+                return false;
+            }
+        }
+        return true;
     }
+
+    std::string gpu_name() const { return limits_.lowered() ? device_.name + " as " + limits_.profile : device_.name; }
 
     Json device_json() const {
         Json d = Json::object();
@@ -209,6 +239,20 @@ private:
         d.set("memory_bus_bits", device_.memory_bus_bits);
         d.set("driver", format_cuda_version(device_.driver_version));
         d.set("runtime", format_cuda_version(device_.runtime_version));
+        if (limits_.lowered()) {
+            Json p = Json::object();
+            p.set("name", limits_.profile);
+            p.set("gpu", limits_.profile_gpu);
+            p.set("compute_capability", format("%d.%d", limits_.compute_capability / 10, limits_.compute_capability % 10));
+            p.set("sm_count", limits_.sm_count);
+            p.set("shared_per_block_optin", static_cast<double>(limits_.shared_per_block_optin));
+            p.set("shared_per_sm", static_cast<double>(limits_.shared_per_sm));
+            p.set("max_threads_per_sm", limits_.max_threads_per_sm);
+            p.set("memory_bytes", static_cast<double>(limits_.memory_bytes));
+            p.set("l2_bytes", static_cast<double>(limits_.l2_bytes));
+            p.set("host_memory_bytes", static_cast<double>(limits_.host_memory_bytes));
+            d.set("profile", p);
+        }
         return d;
     }
 
@@ -248,12 +292,10 @@ private:
             std::vector<std::string> failures;
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 const Case& c = cases[i];
-                if (def_.device_bytes) {
-                    std::string why;
-                    if (!fits(c.n, why)) {
-                        std::cout << "  (skipped " << c.label << ": " << why << ")\n";
-                        continue;
-                    }
+                std::string why;
+                if (!fits(c.n, why)) {
+                    std::cout << "  (skipped " << c.label << ": " << why << ")\n";
+                    continue;
                 }
                 current_ = impl->name + " on " + c.label;
                 CheckResult r;
@@ -319,7 +361,7 @@ private:
 
         // The machine's practical ceiling, measured in this run: a device-to-device copy.
         std::size_t free_bytes = 0, total_bytes = 0;
-        device_memory(free_bytes, total_bytes);
+        usable_device_memory(free_bytes, total_bytes);
         std::size_t copy_bytes = std::min<std::size_t>(std::size_t{1} << 30, free_bytes / 8);
         copy_bytes &= ~std::size_t{4095};
         TimingOptions copy_timing = timing;
@@ -467,7 +509,23 @@ private:
         }
     }
 
+    // The shapes the kernels chose from this GPU's (or the profile's) limits.
+    void print_shapes() const {
+        const auto shapes = reported_shapes();
+        if (shapes.empty()) return;
+        std::cout << "\nshapes chosen for " << gpu_name() << "'s limits:\n";
+        for (const auto& s : shapes) std::cout << "  " << s.first << ": " << s.second << "\n";
+    }
+
     int finish(int code, const std::string& status, const std::string& error) {
+        Json shapes = Json::array();
+        for (const auto& s : reported_shapes()) {
+            Json j = Json::object();
+            j.set("kernel", s.first);
+            j.set("shape", s.second);
+            shapes.push_back(j);
+        }
+        results_.set("shapes", shapes);
         results_.set("status", status);
         results_.set("exit_code", code);
         if (!error.empty()) results_.set("error", error);
@@ -502,6 +560,7 @@ private:
     Options opts_;
     std::uint64_t seed_ = 0;
     DeviceSummary device_;
+    DeviceLimits limits_;
     std::vector<const Impl*> selected_;
     std::set<std::string> failed_check_;
     std::vector<std::string> failed_bench_;

@@ -14,6 +14,7 @@
 #include "common/stats.h"
 #include "common/timing.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -117,9 +118,24 @@ struct ExerciseDef {
     std::function<CheckResult(const Impl&, const Case&, std::uint64_t seed, const Options&)> run_case;
     // Times one implementation at size n; must re-check the output of the timed runs.
     std::function<std::vector<Measurement>(const Impl&, std::size_t n, BenchContext&)> bench;
-    // Device memory one run at size n needs (to refuse sizes that cannot fit, exit code 4).
-    std::function<double(std::size_t n)> device_bytes;
+    // Memory at size n, counted buffer by buffer: every buffer the check or the benchmark of one
+    // size holds at once, on the device (inputs, outputs, guard zones, cached expected outputs,
+    // library temporaries, allocator pools) and on the host (inputs, CPU reference outputs,
+    // downloads, pinned buffers). A size that does not fit what the device (or the host) has
+    // free is skipped with one line saying why; with --size it ends the run with exit code 4.
+    // tests check both against the peak measured on a GPU (pmpp::testing::expect_memory_estimates).
+    // Both get the run's options: an option that changes what is held (a key type, --frames)
+    // changes the estimate.
+    std::function<double(std::size_t n, const Options& opts)> device_bytes;
+    std::function<double(std::size_t n, const Options& opts)> host_bytes;
 };
+
+// For device_bytes: what cudaMalloc commits for a buffer. One of 1 MiB or more takes whole
+// 2 MiB pages; smaller ones share pages.
+inline double committed_device_bytes(double bytes) {
+    constexpr double kPage = 2.0 * 1048576.0;
+    return bytes < kPage / 2 ? bytes : std::ceil(bytes / kPage) * kPage;
+}
 
 int run_exercise(const ExerciseDef& def, int argc, char** argv);
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace pmpp;
@@ -70,7 +71,7 @@ ExerciseDef fake_exercise() {
         m.check_message = r.message;
         return std::vector<Measurement>{m};
     };
-    def.device_bytes = [](std::size_t n) { return 8.0 * n; };
+    def.device_bytes = [](std::size_t n, const Options&) { return 8.0 * n; };
     return def;
 }
 
@@ -162,12 +163,46 @@ TEST(Harness, ASizeGivenAloneIsCheckedWithEveryDistributionOfTheList) {
 TEST(Harness, RefusesASizeThatCannotFitWithExitCode4) {
     PMPP_REQUIRE_GPU();
     ExerciseDef def = fake_exercise();
-    def.device_bytes = [](std::size_t n) { return 1e15 * static_cast<double>(n); };
+    def.device_bytes = [](std::size_t n, const Options&) { return 1e15 * static_cast<double>(n); };
     const char* argv[] = {"fake", "--impl", "good", "--check", "--size", "1000"};
     Json results;
     EXPECT_EQ(run_exercise(def, 6, const_cast<char**>(argv), results), kExitOutOfMemory);
     EXPECT_EQ(results.at("status").as_string(), "out_of_memory");
     EXPECT_NE(results.at("error").as_string().find("GiB"), std::string::npos);
+}
+
+TEST(Harness, SkipsABenchSizeThatDoesNotFitTheHostWithOneLineAndRunsTheOthers) {
+    PMPP_REQUIRE_GPU();
+    ExerciseDef def = fake_exercise();
+    def.bench_sizes = {1u << 10, 1u << 16};
+    def.host_bytes = [](std::size_t n, const Options&) { return n > 1024 ? 1e18 : 1e3; };
+    const char* argv[] = {"fake", "--impl", "good", "--bench", "--repeats", "2"};
+    Json results;
+    ::testing::internal::CaptureStdout();
+    const int rc = run_exercise(def, 6, const_cast<char**>(argv), results);
+    const std::string out = ::testing::internal::GetCapturedStdout();
+    EXPECT_EQ(rc, kExitOk);
+    EXPECT_NE(out.find("(skipped n=2^16: size 2^16 needs"), std::string::npos) << out;
+    EXPECT_NE(out.find("of host memory"), std::string::npos) << out;
+    bool small_timed = false;
+    for (const auto& row : results.at("bench").elements()) {
+        EXPECT_EQ(row.at("n").as_number(), 1024) << "the size that does not fit was timed";
+        small_timed = true;
+    }
+    EXPECT_TRUE(small_timed);
+}
+
+TEST(Harness, AnUnknownDeviceProfileIsAUsageErrorNamingTheKnownOnes) {
+    PMPP_REQUIRE_GPU();
+    const char* before = std::getenv("PMPP_DEVICE_PROFILE");
+    const std::string saved = before ? before : "";
+    setenv("PMPP_DEVICE_PROFILE", "h100-but-smaller", 1);
+    Json results;
+    const int rc = run({"--impl", "good", "--check"}, results);
+    if (before) setenv("PMPP_DEVICE_PROFILE", saved.c_str(), 1); else unsetenv("PMPP_DEVICE_PROFILE");
+    EXPECT_EQ(rc, kExitUsage);
+    EXPECT_EQ(results.at("status").as_string(), "usage_error");
+    EXPECT_NE(results.at("error").as_string().find("t4"), std::string::npos);
 }
 
 TEST(Harness, WritesTheResultsFileItDescribes) {

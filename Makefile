@@ -20,20 +20,40 @@ $(EXERCISES): common
 	@$(MAKE) --no-print-directory -C $@ all || { echo "make: building $@ failed" >&2; exit 1; }
 
 test-build-common: common
-	@$(MAKE) --no-print-directory -C common build/tests || { echo "make: building the tests of common/ failed" >&2; exit 1; }
+	@$(MAKE) --no-print-directory -C common build/tests build/gpu_probe || { echo "make: building the tests of common/ failed" >&2; exit 1; }
 
 $(addprefix test-build-,$(EXERCISES)): test-build-%: common
 	@$(MAKE) --no-print-directory -C $* test-build || { echo "make: building the tests of $* failed" >&2; exit 1; }
 
 test-build: test-build-common $(addprefix test-build-,$(EXERCISES))
 
-# Every suite runs, even after a failure; the last line is the total.
+# Every suite runs, even after a failure; the last line is the total. With a GPU, the device
+# tests run once more as on a T4 (PMPP_DEVICE_PROFILE=t4: its shared memory, SMs and memory;
+# common/device_limits.h), where the shapes and sizes of small GPUs are chosen; the suites'
+# host-only parts run again too, except common's student-rules tests (they use no GPU).
+# TEST_PROFILE=l4 picks another profile; TEST_PROFILE= (empty) runs the suites once.
+PROFILE_TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES))
+TEST_PROFILE ?= t4
 test: test-build
 	@tally=$$(mktemp); rc=0; \
 	for bin in $(TEST_BINS); do \
 	  echo "== $$bin"; \
 	  PMPP_TEST_TALLY=$$tally bash common/run_tests.sh $$bin || rc=1; \
 	done; \
+	if [ -z "$(TEST_PROFILE)" ]; then \
+	  echo "== the device tests under a profile: not run (TEST_PROFILE is empty)"; \
+	elif why=$$(common/build/gpu_probe); then \
+	  profile_tally=$$(mktemp); \
+	  for bin in $(PROFILE_TEST_BINS); do \
+	    echo "== $$bin, PMPP_DEVICE_PROFILE=$(TEST_PROFILE)"; \
+	    PMPP_DEVICE_PROFILE=$(TEST_PROFILE) GTEST_FILTER='-StudentRules*:*/EveryExercise.*' \
+	      PMPP_TEST_TALLY=$$profile_tally bash common/run_tests.sh $$bin || rc=1; \
+	  done; \
+	  awk '{p += $$1; f += $$2; s += $$3} END {printf "under the $(TEST_PROFILE) profile: %d passed, %d failed, %d skipped\n", p, f, s}' $$profile_tally; \
+	  cat $$profile_tally >>$$tally; rm -f $$profile_tally; \
+	else \
+	  echo "== the device tests under the $(TEST_PROFILE) profile: not run ($$why)"; \
+	fi; \
 	awk '{p += $$1; f += $$2; s += $$3} END {printf "%d passed, %d failed, %d skipped\n", p, f, s}' $$tally; \
 	rm -f $$tally; exit $$rc
 

@@ -85,25 +85,36 @@ NVCCFLAGS  := -O3 -std=c++17 -arch=$(ARCH) -lineinfo --expt-relaxed-constexpr \
               -Xcompiler "$(WARN)" $(DEPFLAGS) $(INCLUDES) $(PNG_DEFS) $(NVCCFLAGS_EXTRA)
 LDLIBS     := -L$(CUDA_PATH)/lib64 -lcudart $(PNG_LIBS) -lpthread
 
+# The build follows the toolchain: every object depends on build/toolchain.txt, rewritten only
+# when the compilers, ARCH, CUDA_PATH or the flags differ from the last build's, so changing
+# any of them rebuilds everything (objects for sm_90 never end up in an sm_75 build).
+TOOLCHAIN_STAMP := $(BUILD)/toolchain.txt
+TOOLCHAIN_TEXT  := NVCC=$(NVCC) CXX=$(CXX) ARCH=$(ARCH) CUDA_PATH=$(CUDA_PATH) NVCCFLAGS=$(NVCCFLAGS) CXXFLAGS=$(CXXFLAGS) LDLIBS=$(LDLIBS)
+TOOLCHAIN_OLD   := $(file <$(TOOLCHAIN_STAMP))
+TOOLCHAIN_SAME  := $(and $(findstring x$(TOOLCHAIN_TEXT)x,x$(TOOLCHAIN_OLD)x),$(findstring x$(TOOLCHAIN_OLD)x,x$(TOOLCHAIN_TEXT)x))
+$(TOOLCHAIN_STAMP): $(if $(TOOLCHAIN_SAME),,FORCE)
+	@mkdir -p $(@D) && printf '%s\n' '$(subst ','\'',$(TOOLCHAIN_TEXT))' >$@
+	@echo "$(CURDIR)/$@: $(NVCC), ARCH=$(ARCH): everything in $(BUILD)/ is built with these"
+
 COMMON_LIB := $(COMMON_DIR)/build/libpmpp_common.a
 TEST_MAIN  := $(COMMON_DIR)/build/test_main.o
 
 # Object path for a source: build/obj/<path>.o (sources outside the folder keep their relative path).
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(subst ../,__/,$(1)))
 
-$(BUILD)/obj/%.cu.o: %.cu
+$(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.cpp.o: %.cpp
+$(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/obj/__/%.cu.o: ../%.cu
+$(BUILD)/obj/__/%.cu.o: ../%.cu $(TOOLCHAIN_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BUILD)/obj/__/%.cpp.o: ../%.cpp
+$(BUILD)/obj/__/%.cpp.o: ../%.cpp $(TOOLCHAIN_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 

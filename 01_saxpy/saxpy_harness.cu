@@ -12,6 +12,7 @@
 #include "common/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -44,8 +45,11 @@ std::vector<float> expected_output(const Inputs& in) {
     return z;
 }
 
-CheckResult check_inputs_unchanged(const Inputs& in, const std::vector<float>& x, const std::vector<float>& y) {
-    if (compare_exact(in.x, x).ok && compare_exact(in.y, y).ok) return CheckResult::pass(in.x.size());
+// x and y: what the arrays handed out hold after the run (host memory, n floats each). Compared
+// in place, without copies: at n = 2^28 a copy of both would be 2 GiB more host memory.
+CheckResult check_inputs_unchanged(const Inputs& in, const float* x, const float* y) {
+    const std::size_t n = in.x.size();
+    if (compare_exact(in.x.data(), x, n).ok && compare_exact(in.y.data(), y, n).ok) return CheckResult::pass(n);
     return CheckResult::fail("the inputs x or y were modified: only z may be written");
 }
 
@@ -231,7 +235,7 @@ CheckResult check_case(const SaxpyImpl& impl, const Case& c, std::uint64_t seed)
         PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         CheckResult r = verify_host_z(expected, hz);
         if (!r.ok) return r;
-        return check_inputs_unchanged(in, std::vector<float>(hx, hx + n), std::vector<float>(hy, hy + n));
+        return check_inputs_unchanged(in, hx, hy);
     }
 
     std::size_t ox, oy, oz;
@@ -249,7 +253,7 @@ CheckResult check_case(const SaxpyImpl& impl, const Case& c, std::uint64_t seed)
     std::vector<float> x(n + ox), y(n + oy);
     dx.download(x.data(), n + ox);
     dy.download(y.data(), n + oy);
-    return check_inputs_unchanged(in, std::vector<float>(x.begin() + ox, x.end()), std::vector<float>(y.begin() + oy, y.end()));
+    return check_inputs_unchanged(in, x.data() + ox, y.data() + oy);
 }
 
 std::vector<Measurement> bench_impl(const Impl& impl, const SaxpyImpl& fn, std::size_t n, BenchContext& ctx) {
@@ -357,6 +361,36 @@ std::vector<Measurement> saxpy_bench(const Impl& impl, std::size_t n, BenchConte
     return {m};
 }
 
+// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
+
+// The most device memory one size holds at once: the benchmark of the student (the solution:
+// "vectorized" and saxpy_from_host_with) and of "vectorized", during their end-to-end rows. The
+// check holds less (x, y, z and the expected z: 16n bytes; from host memory, the from-host
+// function's x, y, z: 12n), cuBLAS no more than bench_impl's four arrays (its handle's workspace
+// is allocated once per process, by the first call, at the smallest size).
+double saxpy_device_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);  // n floats
+    return 2 * committed_device_bytes(array)                                    // x, y (bench_impl)
+           + committed_device_bytes(array)                                  // the expected z, on the device for every run's check
+           + committed_device_bytes(array + 2.0 * guard_bytes<float>())     // z between its guard zones (4 KiB each)
+           + 3 * committed_device_bytes(array);  // end to end, while those four stay: the from-host function's own x, y, z,
+                                    // then (freed, and allocated again) the phase timing's bx, by, bz: one set
+                                    // of 3 x 4n at a time
+}
+
+// The most host memory one size holds at once: the end-to-end row from pinned memory (the student
+// and "vectorized"). The row from pageable memory holds 16n (its z is a std::vector), the CPU's
+// 12n; the check at most as much as here (from pinned memory: the same five arrays; from pageable
+// memory: the inputs, the expected z, the vector copies of x and y, z; on the device: the
+// inputs, the expected z and the copies of x and y read back, 20n).
+double saxpy_host_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);
+    return 2 * array                                // the inputs x and y (make_inputs)
+           + array                                  // the expected z (the CPU reference's output)
+           + 2 * array                              // the pinned copies of x and y (cudaMallocHost)
+           + array + 2.0 * guard_bytes<float>();    // the pinned z between its guard zones (GuardedHostArray)
+}
+
 }  // namespace
 
 ExerciseDef exercise() {
@@ -379,8 +413,9 @@ ExerciseDef exercise() {
         return check_case(impl_by_name(impl.name), c, seed);
     };
     def.bench = saxpy_bench;
-    // x, y, z and the expected z the benchmark compares every run with; guard zones are 8 KiB.
-    def.device_bytes = [](std::size_t n) { return 16.0 * static_cast<double>(n) + (1 << 16); };
+    // 28 bytes per element on the device, 24 on the host (saxpy_device_bytes, saxpy_host_bytes).
+    def.device_bytes = [](std::size_t n, const Options&) { return saxpy_device_bytes(n); };
+    def.host_bytes = [](std::size_t n, const Options&) { return saxpy_host_bytes(n); };
     return def;
 }
 

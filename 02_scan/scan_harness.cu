@@ -11,6 +11,7 @@
 #include "common/device_check.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace scan {
@@ -114,6 +115,38 @@ std::vector<Measurement> scan_bench(const Impl& impl, std::size_t n, BenchContex
     return {m};
 }
 
+// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
+
+// The largest workspace any implementation asks for at n: each one's own workspace_bytes(), so
+// CUB's is its size query and the student's is what the student's scan asks for (the solution,
+// like the Blelloch reference: the next power of two of n, 4 bytes each, up to 8n).
+double largest_workspace(std::size_t n) {
+    std::size_t most = 0;
+    for (const char* name : {"student", "blelloch", "hierarchical", "single_pass", "cub"})
+        most = std::max(most, impl_by_name(name).workspace_bytes(n));
+    return static_cast<double>(most);
+}
+
+// The most device memory one size holds at once: one implementation's benchmark (bench_impl),
+// with the largest workspace. The check holds the same buffers (in place, without `in`).
+double scan_device_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);  // n ints
+    return committed_device_bytes(array)                                                      // in
+           + committed_device_bytes(array)                                                    // the expected scan, for every run's check
+           + committed_device_bytes(array + 2.0 * guard_bytes<int>())                         // out between its guard zones (4 KiB each)
+           + committed_device_bytes(largest_workspace(n) + 2.0 * guard_bytes<unsigned char>());  // the workspace, between guard zones
+}
+
+// The most host memory one size holds at once: the input and its expected scan (freed once
+// uploaded), in the benchmark and in the check, where the input read back after the run takes
+// the expected scan's place; the CPU's row holds the input and its output. While the input is
+// drawn, scan_inputs::make holds it twice (the zeroed vector and generate()'s result).
+double scan_host_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);
+    return array      // the input
+           + array;   // the expected scan; or the input read back; or the CPU's output
+}
+
 }  // namespace
 
 ExerciseDef exercise() {
@@ -137,9 +170,10 @@ ExerciseDef exercise() {
         return check_case(impl_by_name(impl.name), c, seed);
     };
     def.bench = scan_bench;
-    // in + out + the expected out the benchmark compares every run with + the largest workspace
-    // (Blelloch: the next power of two, up to 2n); guard zones are a few KiB.
-    def.device_bytes = [](std::size_t n) { return 20.0 * static_cast<double>(n) + (1 << 20); };
+    // 16 bytes per element on the device at a power of two (Blelloch's workspace: 4n), up to 20
+    // just above one; 8 on the host (scan_device_bytes, scan_host_bytes).
+    def.device_bytes = [](std::size_t n, const Options&) { return scan_device_bytes(n); };
+    def.host_bytes = [](std::size_t n, const Options&) { return scan_host_bytes(n); };
     return def;
 }
 

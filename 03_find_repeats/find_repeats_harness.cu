@@ -12,6 +12,7 @@
 #include "common/device_check.cuh"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace find_repeats {
@@ -92,7 +93,11 @@ CheckResult check_case(const RepeatsImpl& impl, const Case& c, std::uint64_t see
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     CheckResult r = verify_run(expected, expected_output.data(), count, indices, workspace);
     if (!r.ok) return r;
-    if (!compare_exact(input, a.to_host()).ok) return CheckResult::fail("the input was modified");
+    // The input, on the device, in the expected output's place (no longer needed): no host copy
+    // of `a` (at 2^28, 1 GiB more host memory).
+    expected_output.upload(input);
+    if (count_differences_on_device(expected_output.data(), a.data(), c.n) != 0)
+        return CheckResult::fail("the input was modified");
     return r;
 }
 
@@ -135,6 +140,36 @@ std::vector<Measurement> repeats_bench(const Impl& impl, std::size_t n, BenchCon
     return {m};
 }
 
+// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
+
+// The largest workspace any implementation asks for at n: each one's own workspace_bytes(), so
+// CUB's is its size query and the student's is what the student's code asks for (the solution:
+// the places, 4n, then the Blelloch scan's next power of two of n, 4 bytes each: up to 12n).
+double largest_workspace(std::size_t n) {
+    std::size_t most = 0;
+    for (const char* name : {"student", "scan", "fused", "cub"})
+        most = std::max(most, impl_by_name(name).workspace_bytes(n));
+    return static_cast<double>(most);
+}
+
+// The most device memory one size holds at once: one implementation's benchmark (bench_impl),
+// with the largest workspace. The check holds the same buffers.
+double repeats_device_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);  // n ints
+    return committed_device_bytes(array)                                                      // a
+           + committed_device_bytes(array)                                                    // the expected indices, for every run's check
+           + committed_device_bytes(array + 2.0 * guard_bytes<int>())                         // indices between guard zones (4 KiB each)
+           + committed_device_bytes(largest_workspace(n) + 2.0 * guard_bytes<unsigned char>());  // the workspace, between guard zones
+}
+
+// The most host memory one size holds at once: the input and the expected indices (all n
+// entries), in the benchmark and in the check; the CPU's row holds the input and its output.
+double repeats_host_bytes(std::size_t n) {
+    const double array = 4.0 * static_cast<double>(n);
+    return array      // the input
+           + array;   // the expected indices (Expected::output); or the CPU's output
+}
+
 }  // namespace
 
 ExerciseDef exercise() {
@@ -157,9 +192,10 @@ ExerciseDef exercise() {
         return check_case(impl_by_name(impl.name), c, seed);
     };
     def.bench = repeats_bench;
-    // a + indices + the expected indices the benchmark compares every run with + the largest
-    // workspace (the student's Blelloch: places plus up to 2n); guard zones are a few KiB.
-    def.device_bytes = [](std::size_t n) { return 24.0 * static_cast<double>(n) + (1 << 20); };
+    // 20 bytes per element on the device at a power of two (the solution's workspace: 8n), up to
+    // 24 just above one; 8 on the host (repeats_device_bytes, repeats_host_bytes).
+    def.device_bytes = [](std::size_t n, const Options&) { return repeats_device_bytes(n); };
+    def.host_bytes = [](std::size_t n, const Options&) { return repeats_host_bytes(n); };
     return def;
 }
 

@@ -28,14 +28,6 @@ saxpy::SaxpyImpl device_only(void (*fn)(std::size_t, float, const float*, const 
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
-struct BenchFixture {
-    Options opts;
-    L2Flusher flusher;
-    DeviceSummary device = describe_device();
-    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
-};
-
 }  // namespace
 
 // ---- host: the case list itself ----------------------------------------------------------
@@ -243,7 +235,7 @@ TEST(SaxpyBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepe
         EXPECT_TRUE(r.ok) << "variant " << variant << ": " << r.report();
     }
     // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Impl student{"student", ImplKind::Student, ""};
     const std::vector<Measurement> rows = saxpy::bench_impl(student, memo, std::size_t{1} << 16, bench.ctx);
     ASSERT_EQ(rows.size(), 3u);  // the kernel, then from pageable and pinned host memory
@@ -258,7 +250,7 @@ TEST(SaxpyBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepe
 
 TEST(SaxpyBench, MarksWrongAKernelThatWritesPastTheEndOfZ) {
     PMPP_REQUIRE_GPU();
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Impl student{"student", ImplKind::Student, ""};
     const auto rows = saxpy::bench_impl(student, device_only(wrong::bound_includes_n), 4097, bench.ctx);
     ASSERT_EQ(rows.size(), 1u);  // no from-host function: no end-to-end rows
@@ -292,4 +284,13 @@ TEST(SaxpyHarness, BenchmarksEveryVariantWithCorrectTimedOutputs) {
     for (const char* l : {"student", "naive", "vectorized", "cublas", "cpu", "student pageable", "student pinned",
                           "vectorized pageable", "vectorized pinned"})
         EXPECT_TRUE(labels.count(l)) << l;
+}
+
+// ---- device: the memory estimates ------------------------------------------------------------------
+
+// At 2^26 the 28 bytes per element of the end-to-end rows (1.75 GiB) dwarf every constant; the
+// host's 24 are the pinned row's. One timed run per implementation: a few seconds.
+TEST(SaxpyMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
+    PMPP_REQUIRE_GPU();
+    pmpp::testing::expect_memory_estimates(saxpy::exercise(), std::size_t{1} << 26);
 }

@@ -153,14 +153,6 @@ namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
-struct BenchFixture {
-    Options opts;
-    L2Flusher flusher;
-    DeviceSummary device = describe_device();
-    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
-};
-
 }  // namespace
 
 TEST(ScanCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfOut) {
@@ -200,7 +192,7 @@ TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
     const CheckResult check = scan::check_case(memo, make_case(4097), pmpp::testing::test_seed());
     EXPECT_TRUE(check.ok) << check.report();
     // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Measurement m = scan::bench_impl(memo, std::size_t{1} << 16, bench.ctx);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
@@ -209,7 +201,7 @@ TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
 
 TEST(ScanBench, MarksWrongAScanThatWritesPastTheEndOfOutAndPassesAReferenceEveryRun) {
     PMPP_REQUIRE_GPU();
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Measurement wrong_row = scan::bench_impl(wrong_impl(wrong::stores_the_total_past_the_end), 4097, bench.ctx);
     EXPECT_FALSE(wrong_row.correct);
     EXPECT_TRUE(contains(wrong_row.check_message, "warm-up run 1 of 2: wrote 1 element past the end of out"))
@@ -229,4 +221,13 @@ TEST(ScanHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
     EXPECT_EQ(run_exercise(scan::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
     for (const auto& impl : results.at("check_summary").items())
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
+}
+
+// ---- device: the memory estimates ------------------------------------------------------------------
+
+// At 2^26 (a power of two: Blelloch's workspace is 4n) the 16 bytes per element on the device
+// (1 GiB) and the 8 on the host dwarf every constant. One timed run per implementation.
+TEST(ScanMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
+    PMPP_REQUIRE_GPU();
+    pmpp::testing::expect_memory_estimates(scan::exercise(), std::size_t{1} << 26);
 }

@@ -25,14 +25,6 @@ find_repeats::RepeatsImpl wrong_impl(std::size_t (*fn)(const int*, std::size_t, 
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// What run_exercise hands a bench function, for calling one directly: 2 warm-ups, 5 timed runs.
-struct BenchFixture {
-    Options opts;
-    L2Flusher flusher;
-    DeviceSummary device = describe_device();
-    BenchContext ctx{opts, pmpp::testing::test_seed(), TimingOptions{2, 5, true}, flusher, device};
-};
-
 }  // namespace
 
 TEST(FindRepeatsCpu, ListsEveryIndexStartingARepeatInOrder) {
@@ -139,7 +131,7 @@ TEST(FindRepeatsBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumen
     const CheckResult check = find_repeats::check_case(memo, make_case(4097), pmpp::testing::test_seed());
     EXPECT_TRUE(check.ok) << check.report();
     // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Measurement m = find_repeats::bench_impl(memo, std::size_t{1} << 16, bench.ctx);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
@@ -148,7 +140,7 @@ TEST(FindRepeatsBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumen
 
 TEST(FindRepeatsBench, ChecksEveryRunForWritesPastTheCountAndPassesAReference) {
     PMPP_REQUIRE_GPU();
-    BenchFixture bench;
+    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
     const Measurement past_count = find_repeats::bench_impl(wrong_impl(wrong::writes_past_the_count), 4097, bench.ctx);
     EXPECT_FALSE(past_count.correct);
     EXPECT_TRUE(contains(past_count.check_message, "warm-up run 1 of 2: ")) << past_count.check_message;
@@ -164,4 +156,13 @@ TEST(FindRepeatsHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
     const char* argv[] = {"find_repeats", "--impl", "all", "--check", "--seed", seed.c_str()};
     Json results;
     EXPECT_EQ(run_exercise(find_repeats::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
+}
+
+// ---- device: the memory estimates ------------------------------------------------------------------
+
+// At 2^26 (a power of two: the solution's workspace is 8n) the 20 bytes per element on the
+// device (1.25 GiB) and the 8 on the host dwarf every constant. One timed run per implementation.
+TEST(FindRepeatsMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
+    PMPP_REQUIRE_GPU();
+    pmpp::testing::expect_memory_estimates(find_repeats::exercise(), std::size_t{1} << 26);
 }

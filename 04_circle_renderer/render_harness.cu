@@ -3,11 +3,18 @@
 #include "render_harness.h"
 
 #include "circle_math.h"
+#include "binned_config.h"
+#include "tiles.h"
+
+#include "../02_scan/scan.h"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+#include "common/device_limits.h"
 #include "common/report.h"
 #include "common/timing.h"
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <cctype>
@@ -20,6 +27,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace circles {
 
@@ -47,15 +55,17 @@ std::string picture_dir(const Options& opts) { return opts.flag("no-images") ? s
 
 // ---- Caches: scenes and the CPU's images, first in first out, bounded in bytes ------------------
 
+// An entry evicted while someone still holds it (a shared_ptr: the benchmark holds the images
+// of every frame of the scene it times) lives until it is released.
 template <typename V>
 class FifoCache {
 public:
     explicit FifoCache(std::size_t max_bytes) : max_bytes_(max_bytes) {}
-    const V* find(const std::string& key) const {
+    std::shared_ptr<const V> find(const std::string& key) const {
         auto it = map_.find(key);
-        return it == map_.end() ? nullptr : it->second.get();
+        return it == map_.end() ? nullptr : it->second;
     }
-    const V& insert(const std::string& key, std::unique_ptr<V> value, std::size_t bytes) {
+    std::shared_ptr<const V> insert(const std::string& key, std::shared_ptr<const V> value, std::size_t bytes) {
         while (!order_.empty() && bytes_ + bytes > max_bytes_) {
             bytes_ -= sizes_[order_.front()];
             map_.erase(order_.front());
@@ -65,36 +75,44 @@ public:
         order_.push_back(key);
         sizes_[key] = bytes;
         bytes_ += bytes;
-        return *(map_[key] = std::move(value));
+        return map_[key] = std::move(value);
+    }
+    void clear() {
+        order_.clear();
+        sizes_.clear();
+        map_.clear();
+        bytes_ = 0;
     }
 
 private:
     std::size_t max_bytes_, bytes_ = 0;
     std::deque<std::string> order_;
     std::map<std::string, std::size_t> sizes_;
-    std::map<std::string, std::unique_ptr<V>> map_;
+    std::map<std::string, std::shared_ptr<const V>> map_;
 };
 
+constexpr std::size_t kSceneCacheBytes = std::size_t{1} << 30;
+constexpr std::size_t kImageCacheBytes = std::size_t{2} << 30;
+
 FifoCache<Scene>& scene_cache() {
-    static FifoCache<Scene> cache(std::size_t{1} << 30);
+    static FifoCache<Scene> cache(kSceneCacheBytes);
     return cache;
 }
 FifoCache<std::vector<Rgba>>& image_cache() {
-    static FifoCache<std::vector<Rgba>> cache(std::size_t{2} << 30);
-    return cache;
-}
-FifoCache<PixelFacts>& facts_cache() {
-    static FifoCache<PixelFacts> cache(std::size_t{1} << 30);
+    static FifoCache<std::vector<Rgba>> cache(kImageCacheBytes);
     return cache;
 }
 
-
-const PixelFacts& cached_facts(const Scene& scene, const std::string& key, int width, int height) {
+// reference_image(), held: the benchmark keeps every frame's image of the scene it times, which
+// the cache may evict meanwhile (3 frames at 8192 x 8192 are 3 GiB, more than it keeps).
+std::shared_ptr<const std::vector<Rgba>> shared_reference_image(const Scene& scene, const std::string& key, int width,
+                                                                int height) {
     const std::string k = key + "@" + std::to_string(width) + "x" + std::to_string(height);
-    if (const PixelFacts* f = facts_cache().find(k)) return *f;
-    auto f = std::make_unique<PixelFacts>(pixel_facts(scene.view(), width, height));
-    const std::size_t bytes = f->coverage.size() * 5;
-    return facts_cache().insert(k, std::move(f), bytes);
+    if (auto image = image_cache().find(k)) return image;
+    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    auto image = std::make_shared<std::vector<Rgba>>(pixels);
+    render_cpu(scene.view(), width, height, image->data());
+    return image_cache().insert(k, std::move(image), pixels * sizeof(Rgba));
 }
 
 // ---- The device copy of a scene -----------------------------------------------------------------
@@ -245,12 +263,12 @@ int image_height(int width, int shape) {
 }
 
 const std::vector<Rgba>& reference_image(const Scene& scene, const std::string& key, int width, int height) {
-    const std::string k = key + "@" + std::to_string(width) + "x" + std::to_string(height);
-    if (const auto* image = image_cache().find(k)) return *image;
-    const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-    auto image = std::make_unique<std::vector<Rgba>>(pixels);
-    render_cpu(scene.view(), width, height, image->data());
-    return image_cache().insert(k, std::move(image), pixels * sizeof(Rgba));
+    return *shared_reference_image(scene, key, width, height);
+}
+
+void clear_caches() {
+    scene_cache().clear();
+    image_cache().clear();
 }
 
 pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
@@ -385,10 +403,10 @@ std::vector<int> selected_scenes(const Options& opts) {
 const Scene& cached_scene(int id, std::uint64_t seed, int frame, const Options& opts) {
     if (id == kFileScene) return file_scene(opts);
     const std::string key = scene_key(id, seed, frame, opts);
-    if (const Scene* s = scene_cache().find(key)) return *s;
-    auto s = std::make_unique<Scene>(make_scene(id, seed, frame));
+    if (auto s = scene_cache().find(key)) return *s;
+    auto s = std::make_shared<Scene>(make_scene(id, seed, frame));
     const std::size_t bytes = static_cast<std::size_t>(s->count()) * (sizeof(Circle) + sizeof(Rgb)) + 64;
-    return scene_cache().insert(key, std::move(s), bytes);
+    return *scene_cache().insert(key, std::move(s), bytes);
 }
 
 CheckResult check_case(const RenderFn& fn, const std::string& impl, const Case& c, std::uint64_t seed, const Options& opts) {
@@ -454,9 +472,7 @@ ImageCounts count_image_on_device(const Rgba* expected, const Rgba* actual, cons
     if (pixels == 0) return c;
     DeviceBuffer<unsigned long long> counts(3);
     PMPP_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    int device = 0, sms = 0;
-    PMPP_CUDA_CHECK(cudaGetDevice(&device));
-    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const int sms = pmpp::device_limits().sm_count;
     const std::size_t blocks = std::min<std::size_t>((pixels + 255) / 256, static_cast<std::size_t>(sms) * 8);
     count_image_kernel<<<static_cast<unsigned>(blocks), 256>>>(expected, actual, near_edge, pixels, counts.data());
     PMPP_CHECK_LAUNCH();
@@ -477,8 +493,8 @@ namespace {
 // definition, whose message it reports (no pictures: those are the check's).
 class FrameCheck {
 public:
-    FrameCheck(const Scene& scene, std::string facts_key, const std::vector<Rgba>& expected, int width, int height)
-        : scene_(scene), facts_key_(std::move(facts_key)), expected_host_(expected), width_(width), height_(height) {
+    FrameCheck(const Scene& scene, const std::vector<Rgba>& expected, int width, int height)
+        : scene_(scene), expected_host_(expected), width_(width), height_(height) {
         expected_.upload(expected);
     }
 
@@ -502,18 +518,23 @@ public:
     }
 
 private:
-    const PixelFacts& facts() const { return cached_facts(scene_, facts_key_, width_, height_); }
+    // Computed the first time a run needs them, kept for the runs after it, freed with the check
+    // (6 bytes a pixel: not worth keeping for the whole process).
+    const PixelFacts& facts() {
+        if (!facts_) facts_ = std::make_unique<PixelFacts>(pixel_facts(scene_.view(), width_, height_));
+        return *facts_;
+    }
     const std::uint8_t* near_edge() {
         if (near_edge_.size() == 0) near_edge_.upload(facts().near_edge);
         return near_edge_.data();
     }
 
     const Scene& scene_;
-    std::string facts_key_;
     const std::vector<Rgba>& expected_host_;
     int width_, height_;
     DeviceBuffer<Rgba> expected_;
     DeviceBuffer<std::uint8_t> near_edge_;  // empty until needed
+    std::unique_ptr<PixelFacts> facts_;     // null until needed
 };
 
 }  // namespace
@@ -525,7 +546,7 @@ namespace {
 // What one benchmark of one scene needs on the host, shared by every implementation.
 struct BenchScene {
     std::vector<const Scene*> frames;
-    std::vector<const std::vector<Rgba>*> expected;
+    std::vector<std::shared_ptr<const std::vector<Rgba>>> expected;  // held: see shared_reference_image
 };
 
 BenchScene bench_scene(int id, int width, std::uint64_t seed, const Options& opts) {
@@ -535,7 +556,7 @@ BenchScene bench_scene(int id, int width, std::uint64_t seed, const Options& opt
         const Scene& s = cached_scene(id, seed, f, opts);
         b.frames.push_back(&s);
         const std::string key = scene_key(id, seed, f, opts);
-        b.expected.push_back(&reference_image(s, key, width, width));
+        b.expected.push_back(shared_reference_image(s, key, width, width));
     }
     return b;
 }
@@ -562,7 +583,7 @@ void write_scene_pictures(int id, const BenchScene& b, int width, const Options&
     if (dir.empty() || width <= 0) return;
     if (!done.insert(dir + "/" + file_stem(scene_name(id, opts)) + "@" + std::to_string(width)).second) return;
     std::vector<const Rgba*> frames;
-    for (const auto* image : b.expected) frames.push_back(image->data());
+    for (const auto& image : b.expected) frames.push_back(image->data());
     write_frames("", id, frames, width, opts, "picture");
 }
 
@@ -608,7 +629,7 @@ Measurement bench_frames(const RenderFn& fn, const Impl& impl, int id, const Ben
     for (int f = 0; f < frames; ++f) {
         scenes.push_back(std::make_unique<DeviceScene>(*b.frames[f]));
         images.emplace_back(pixels, "image");
-        checks.emplace_back(*b.frames[f], scene_key(id, ctx.seed, f, ctx.opts), *b.expected[f], width, width);
+        checks.emplace_back(*b.frames[f], *b.expected[f], width, width);
     }
     Workspace workspace;  // sized by the first run below
     TimedCall call;
@@ -695,7 +716,295 @@ std::vector<Measurement> bench_renderer(const RenderFn& fn, const Impl& impl, st
     return rows;
 }
 
+// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
+//
+// What fits() compares with the device's free memory and the host's available memory before a
+// size runs. It follows the options that change what is held: --scene and --scene-file (which
+// scenes are checked and benchmarked, and their circles), --frames (how many frames of each
+// animated scene are held at once) and the pictures (--images, --no-images).
+
 namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr int kDefaultFrames = 3;  // --frames' default
+// render_3_binned.cu's kMaxPairs: beyond this many pairs the tiled renderer takes the scene.
+constexpr double kBinnedMaxPairs = static_cast<double>(std::int64_t{1} << 28);
+// Frames of an animated scene drawn to estimate from, at most (spread over --frames): every
+// animated scene has the same number of circles in every frame, of the same sizes; only their
+// places move, which changes the binned renderer's pairs by a fraction of a percent.
+constexpr int kDrawnFrames = 8;
+
+// cudaMalloc commits a big buffer in whole 2 MiB pages (small ones share pages).
+double committed(double bytes) {
+    constexpr double kPage = 2 * kMiB;
+    return bytes < kPage / 2 ? bytes : std::ceil(bytes / kPage) * kPage;
+}
+
+// A frame of a scene, as the estimates know it: its circles, what its host copy holds (the
+// vectors' capacities, as the scene cache keeps them), and every `stride`-th circle, to count the
+// binned renderer's pairs from.
+struct FrameSample {
+    int count = 0;
+    double host_bytes = 0;
+    std::vector<Circle> circles;
+};
+
+FrameSample sample_of(const Scene& scene) {
+    constexpr std::size_t kKept = 16384;  // circles kept per frame, at most
+    FrameSample sample;
+    sample.count = scene.count();
+    sample.host_bytes = static_cast<double>(scene.circles.capacity() * sizeof(Circle) +
+                                            scene.colors.capacity() * sizeof(Rgb) + sizeof(Scene));
+    const std::size_t stride = std::max<std::size_t>((scene.circles.size() + kKept - 1) / kKept, 1);
+    for (std::size_t i = 0; i < scene.circles.size(); i += stride) sample.circles.push_back(scene.circles[i]);
+    return sample;
+}
+
+// Frame `frame` of catalog scene `id`, drawn once per process with seed 1: a scene drawn from
+// another seed has the same circle counts and sizes, and its pairs differ by a fraction of a
+// percent. (rand1M and micro2M take most of the half second all of them take, the first time.)
+const FrameSample& catalog_frame(int id, int frame) {
+    static std::map<std::pair<int, int>, FrameSample> drawn;  // a map: the addresses stay
+    const auto key = std::make_pair(id, frame);
+    if (auto it = drawn.find(key); it != drawn.end()) return it->second;
+    return drawn[key] = sample_of(make_scene(id, 1, frame));
+}
+
+// The scene of --scene-file, read when the options were first used (listing the cases, or
+// these estimates): its circles are known exactly.
+const FrameSample& file_frame(const Options& opts) {
+    static std::map<std::string, FrameSample> drawn;
+    const std::string& path = opts.get("scene-file");
+    if (auto it = drawn.find(path); it != drawn.end()) return it->second;
+    return drawn[path] = sample_of(file_scene(opts));
+}
+
+// A scene as the run renders it: `frames` frames (--frames for an animated one, else 1), of
+// which `drawn` are known (all of them, or kDrawnFrames spread from the first to the last).
+struct SceneSample {
+    bool adversarial = false;  // checked, not benchmarked
+    bool file = false;         // --scene-file's: its host copy is held from before any size runs
+    int frames = 1;
+    std::vector<const FrameSample*> drawn;
+
+    // The sum over all `frames` frames of bytes(frame): the drawn frames' mean, times frames.
+    template <typename F>
+    double total(F bytes) const {
+        double sum = 0;
+        for (const FrameSample* f : drawn) sum += bytes(*f);
+        return sum * frames / static_cast<double>(drawn.size());
+    }
+    int most_circles() const {
+        int most = 0;
+        for (const FrameSample* f : drawn) most = std::max(most, f->count);
+        return most;
+    }
+};
+
+SceneSample scene_sample(int id, const Options& opts) {
+    SceneSample s;
+    if (id == kFileScene) {
+        s.file = true;
+        s.drawn = {&file_frame(opts)};
+        return s;
+    }
+    s.adversarial = scene_catalog()[id].adversarial;
+    s.frames = frames_of(id, opts);
+    const int drawn = std::min(s.frames, kDrawnFrames);
+    for (int i = 0; i < drawn; ++i) {
+        const int frame = drawn == s.frames ? i : static_cast<int>(static_cast<long long>(i) * (s.frames - 1) / (drawn - 1));
+        s.drawn.push_back(&catalog_frame(id, frame));
+    }
+    return s;
+}
+
+// What render_binned does with a frame at width x height, by render_3_binned.cu's rules and
+// BinnedConfig's defaults: a scene of fewer than min_circles goes to the tiled renderer before
+// it allocates anything; the others get their pairs counted (counts, offsets and the scan's
+// workspace allocated), and those with too many pairs go to the tiled renderer then; the rest
+// list and sort their pairs.
+struct Binning {
+    bool counted = false;
+    bool binned = false;
+    double pairs = 0;  // (tile, circle) pairs, when binned
+    int tiles = 0;
+};
+
+// The pairs: tiles::for_each_touched_tile, the renderer's own count, over the frame's sample
+// (thinned so that it visits two million tiles at most), scaled to all of its circles.
+// Memoized: the benchmark and the check's square shape ask for the same.
+Binning binning(const FrameSample& f, int width, int height) {
+    static std::map<std::tuple<const FrameSample*, int, int>, Binning> known;
+    const auto key = std::make_tuple(&f, width, height);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    Binning& b = known[key];
+    const BinnedConfig config;
+    if (f.count == 0 || f.count < config.min_circles || width <= 0 || height <= 0 || f.circles.empty()) return b;
+    b.counted = true;
+    const tiles::TileGrid grid = tiles::tile_grid(width, height, config.tile);
+    b.tiles = grid.count();
+    double visits = 0;  // a circle of radius r spans about (2 r width + 3) / tile + 1 tiles each way
+    for (const Circle& c : f.circles) {
+        const double side = (2.0 * c.radius * width + 3.0) / config.tile + 1.0;
+        visits += side * side;
+    }
+    const std::size_t thin = static_cast<std::size_t>(std::ceil(std::max(visits, 1.0) / 2e6));
+    double counted = 0, circles = 0;
+    for (std::size_t i = 0; i < f.circles.size(); i += thin) {
+        counted += tiles::for_each_touched_tile(f.circles[i], grid, [](int) {});
+        circles += 1;
+    }
+    const double pairs = counted * f.count / circles;
+    const double combinations = static_cast<double>(grid.count()) * static_cast<double>(f.count);
+    b.binned = pairs <= kBinnedMaxPairs && pairs <= config.max_pair_fraction * combinations;
+    if (b.binned) b.pairs = pairs;
+    return b;
+}
+
+// CUB's temporary storage for render_binned's sort of `pairs` pairs by tile: its size query,
+// with the renderer's types and bits.
+double sort_storage_bytes(double pairs, int tiles) {
+    int bits = 1;  // render_3_binned.cu's bits_for
+    while (bits < 31 && (1 << bits) < tiles) ++bits;
+    std::size_t bytes = 0;
+    PMPP_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const unsigned*>(nullptr),
+                                                    static_cast<unsigned*>(nullptr), static_cast<const unsigned*>(nullptr),
+                                                    static_cast<unsigned*>(nullptr), static_cast<int>(pairs), 0, bits));
+    return static_cast<double>(bytes);
+}
+
+// The Workspace render_binned (the solution's renderer too) grows to over `frames` at width x
+// height: each slot as large as the largest frame's need.
+double binned_workspace_bytes(const std::vector<const FrameSample*>& frames, int width, int height) {
+    double counts = 0, scan = 0, pairs = 0, sort = 0, ranges = 0;
+    for (const FrameSample* f : frames) {
+        const Binning b = binning(*f, width, height);
+        if (!b.counted) continue;
+        counts = std::max(counts, 4.0 * f->count);
+        scan = std::max(scan, static_cast<double>(scan_single_pass_workspace_bytes(static_cast<std::size_t>(f->count))));
+        if (!b.binned) continue;
+        const double stride = std::floor((b.pairs + 64) / 64) * 64;
+        pairs = std::max(pairs, 2 * 4.0 * stride);
+        sort = std::max(sort, sort_storage_bytes(b.pairs, b.tiles));
+        ranges = std::max(ranges, 2 * 4.0 * b.tiles);
+    }
+    return 2 * committed(counts)    // kCounts, kOffsets: 4 bytes a circle each
+           + committed(scan)        // kScanWorkspace: the single-pass scan's tile words
+           + 8                      // kTotal
+           + 2 * committed(pairs)   // kPairsIn, kPairsOut: keys and circles, 8 bytes a pair each
+           + committed(sort)        // kSortTemp: CUB's storage, about 8 bytes a pair more
+           + committed(ranges);     // kRanges: each tile's start and end
+}
+
+// A scene's copy on the device (DeviceScene): its circles and colors.
+double device_scene_bytes(const FrameSample& f) {
+    return committed(sizeof(Circle) * static_cast<double>(f.count)) + committed(sizeof(Rgb) * static_cast<double>(f.count));
+}
+
+// The device memory the benchmark of one scene at width x width holds at once (bench_frames),
+// with its heaviest renderer, binned (the solution's: the student's own may take more or less;
+// per_pixel and tiled hold the same without the workspace): every frame's scene, image and the
+// CPU's image together (--frames of them for an animated scene), and one Workspace for all.
+double bench_scene_device_bytes(const SceneSample& s, int width) {
+    const double pixels = static_cast<double>(width) * static_cast<double>(width);
+    const double frames = s.total([&](const FrameSample& f) {
+        return device_scene_bytes(f)
+               + committed(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>())  // the image between guard zones (16 KiB)
+               + committed(sizeof(Rgba) * pixels)  // FrameCheck: the CPU's image, for every run's check
+               + committed(pixels);                // FrameCheck: near_edge, when a renderer's differences need it
+    });
+    return frames + binned_workspace_bytes(s.drawn, width, width);
+}
+
+// The device memory the check of one frame at width x height holds at once (check_render): the
+// scene, the image between its guard zones, and a Workspace of its own. (The frames of a case
+// are checked one after the other.)
+double check_frame_device_bytes(const FrameSample& f, int width, int height) {
+    const double pixels = static_cast<double>(width) * static_cast<double>(height);
+    return device_scene_bytes(f) + committed(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>()) +
+           binned_workspace_bytes({&f}, width, height);
+}
+
+// The most device memory one size holds at once: the benchmark of its heaviest scene, or the
+// check of its heaviest case (every selected scene, the adversarial ones too, in every shape: at
+// small widths a tall image has tiles enough for micro2M to be binned, where the square one is
+// not).
+double render_device_bytes(std::size_t n, const Options& opts) {
+    const int width = static_cast<int>(std::min<std::size_t>(n, 1 << 16));
+    double most = 0;
+    for (int id : selected_scenes(opts)) {
+        const SceneSample s = scene_sample(id, opts);
+        if (!s.adversarial) most = std::max(most, bench_scene_device_bytes(s, width));
+        for (int shape : {kSquare, kWide, kTall})
+            for (const FrameSample* f : s.drawn)
+                most = std::max(most, check_frame_device_bytes(*f, width, image_height(width, shape)));
+    }
+    return most;
+}
+
+// The most host memory one size holds at once. The benchmark holds, per benchmarked scene (with
+// S the scene's frames, --frames for an animated one):
+//   the CPU's image of each of its S frames (the image cache: at most 2 GiB, beyond which the
+//     frames of the scene being timed stay, held);
+//   its S frames (the scene cache, at most 1 GiB; --scene-file's scene is held from before, as
+//     the options were read, and is not counted);
+//   and, over the scenes, the most that any one renderer's run adds next to them:
+//     the CPU's row: its S images, and one more while they are made; then render_cpu's pixel
+//       ranges (16 bytes a circle), then diff_images's states (1 a pixel);
+//     a renderer whose images differ on circle edges (allowed): each frame's facts (6 bytes a
+//       pixel), and, for a wrong one, its image read back and the differences;
+//     with pictures (--images, unless --no-images): the student's S images read back, then one
+//       8-bit RGBA picture at a time and its PNG (at most 8 bytes a pixel); the CPU's pictures,
+//       one at a time, take less.
+// The check of one case (one scene in one shape, at most width x 1.5 width) adds less in most
+// runs, but can add more when few scenes are selected (a scene file alone): its frames and the
+// CPU's images of them (into the caches), and, one frame at a time, the image read back (16
+// bytes a pixel), the states and facts (7), and for a wrong frame what diagnose() renders to
+// explain it (the scene shifted half a pixel, and its image and states: 17 bytes a pixel more);
+// its pictures take less than that.
+double render_host_bytes(std::size_t n, const Options& opts) {
+    const double width = static_cast<double>(std::min<std::size_t>(n, 1 << 16));
+    const double pixels = width * width, image = sizeof(Rgba) * pixels;
+    const bool pictures = !picture_dir(opts).empty();
+    double images = 0, scenes = 0, most_frames = 0, transient = 0, check = 0;
+    for (int id : selected_scenes(opts)) {
+        const SceneSample s = scene_sample(id, opts);
+        const double frames = s.frames, circles = s.most_circles();
+        const double frame_bytes = s.total([](const FrameSample& f) { return f.host_bytes; }) / frames;
+        const double scene = s.file ? 0 : frames * frame_bytes;  // new in the scene cache
+        // The check's case of this scene in its tallest shape: its frames' CPU images and its
+        // frames (new: each case draws its own), then one frame's transients (the image read
+        // back, states, facts, the shifted copy and its image and states; or, while the CPU's
+        // image is made, render_cpu's pixel ranges).
+        const double tall = width * image_height(static_cast<int>(width), kTall);
+        check = std::max(check, std::min(frames * sizeof(Rgba) * tall, static_cast<double>(kImageCacheBytes)) +
+                                    std::min(scene, static_cast<double>(kSceneCacheBytes)) +
+                                    std::max((16.0 + 7.0 + 17.0) * tall + frame_bytes, 16 * circles));
+        if (s.adversarial) continue;
+        images += frames * image;
+        scenes += scene;
+        most_frames = std::max(most_frames, frames);
+        transient = std::max({transient,
+                              (frames + 1) * image,               // the CPU's row: its images, and the one copied
+                              frames * image + 16 * circles,      // then render_cpu's pixel ranges
+                              frames * image + pixels,            // then diff_images's states
+                              frames * 6 * pixels + image + pixels});  // the facts; a wrong frame read back
+        if (pictures) transient = std::max(transient, frames * image + 8 * pixels);  // the student's pictures
+    }
+    images = std::min(images, static_cast<double>(kImageCacheBytes) + most_frames * image);
+    scenes = std::min(scenes, static_cast<double>(kSceneCacheBytes));
+    return std::max(images + scenes + transient, check);
+}
+
+// f(n, opts), computed once per size and value of the options the estimates read.
+double memoized(double (*f)(std::size_t, const Options&), std::size_t n, const Options& opts) {
+    static std::map<std::tuple<double (*)(std::size_t, const Options&), std::size_t, std::string>, double> known;
+    const std::string options = opts.get("scene") + "|" + opts.get("scene-file") + "|" + opts.get("frames") + "|" +
+                                (picture_dir(opts).empty() ? "no pictures" : "pictures");
+    const auto key = std::make_tuple(f, n, options);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    return known[key] = f(n, opts);
+}
 
 std::vector<Measurement> render_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
     return bench_renderer(impl.kind == ImplKind::Cpu ? RenderFn() : renderer_by_name(impl.name), impl, n, ctx);
@@ -720,7 +1029,7 @@ ExerciseDef exercise() {
         {"scene", "NAME[,NAME]|all", "scenes to check and benchmark (default: all; only the file's with --scene-file)",
          "", catalog_names(), true},
         {"scene-file", "FILE", "also render the scene of FILE (its format: README.md)", ""},
-        {"frames", "N", "frames of each animated scene, each one checked and timed", "3"},
+        {"frames", "N", "frames of each animated scene, each one checked and timed", std::to_string(kDefaultFrames)},
         {"images", "DIR", "pictures: every benchmarked scene, and the difference when a check fails", "build/images"},
         {"image-format", "FORMAT", "format of the pictures", png_supported() ? "png" : "ppm", {"png", "ppm"}},
         {"no-images", "", "write no pictures", ""},
@@ -732,12 +1041,11 @@ ExerciseDef exercise() {
         return check_case(renderer_by_name(impl.name), impl.name, c, seed, opts);
     };
     def.bench = render_bench;
-    // The images of up to 3 frames and a tall shape, the largest scene (micro2M) and its binned
-    // pairs: about 16 bytes per pixel per image, plus 200 MB; and, for the benchmark's check of
-    // every run on the device, each frame's CPU image (16 bytes per pixel) and edge facts (1).
-    def.device_bytes = [](std::size_t n) {
-        return (16.0 * 6.0 + 3.0 * (16.0 + 1.0)) * static_cast<double>(n) * static_cast<double>(n) + 200e6;
-    };
+    // Counted scene by scene (render_device_bytes, render_host_bytes) for the scenes, frames and
+    // pictures the options ask for; memoized per size and options: the binned renderer's pairs
+    // are counted on the host.
+    def.device_bytes = [](std::size_t n, const Options& opts) { return memoized(render_device_bytes, n, opts); };
+    def.host_bytes = [](std::size_t n, const Options& opts) { return memoized(render_host_bytes, n, opts); };
     return def;
 }
 

@@ -51,6 +51,12 @@ const std::vector<Rgba>& reference_image(const Scene& scene, const std::string& 
 // Scene `id` of the catalog (or kFileScene) at `frame`, from `seed`, cached.
 const Scene& cached_scene(int id, std::uint64_t seed, int frame, const pmpp::Options& opts);
 
+// Empties the caches of reference_image() and cached_scene() (--scene-file's scene stays). For
+// the memory tests: a benchmark whose new images evict older ones from a full cache reuses their
+// memory, and its peak then depends on what earlier tests left there. Invalidates every reference
+// either returned.
+void clear_caches();
+
 // One case of the check: every frame of the case's scene, at the case's size and shape.
 pmpp::CheckResult check_case(const RenderFn& fn, const std::string& impl, const pmpp::Case& c, std::uint64_t seed,
                              const pmpp::Options& opts);

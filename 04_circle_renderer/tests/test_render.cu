@@ -46,13 +46,13 @@ pmpp::CheckResult check(const RenderFn& fn, const std::string& scene, int width,
 // The benchmark rows of `fn` on `scenes` at width x width, as the harness times an implementation.
 std::vector<pmpp::Measurement> bench(const RenderFn& fn, const std::string& scenes, int width, int warmup = 2,
                                      int repeats = 3, const std::string& frames = "3") {
-    pmpp::Options opts = options();
-    opts.extra["scene"] = scenes;
-    opts.extra["frames"] = frames;
-    pmpp::L2Flusher flusher;
-    const pmpp::DeviceSummary device = pmpp::describe_device();
-    pmpp::BenchContext ctx{opts, pmpp::testing::suite_seed(), pmpp::TimingOptions{warmup, repeats, true}, flusher, device};
-    return bench_renderer(fn, pmpp::Impl{"test", pmpp::ImplKind::Reference, ""}, static_cast<std::size_t>(width), ctx);
+    pmpp::testing::BenchFixture fixture(pmpp::TimingOptions{warmup, repeats, true});
+    fixture.opts = options();  // fixture.ctx refers to it
+    fixture.opts.extra["scene"] = scenes;
+    fixture.opts.extra["frames"] = frames;
+    fixture.ctx.seed = pmpp::testing::suite_seed();  // as check(): the CPU's images are computed once for the suite
+    return bench_renderer(fn, pmpp::Impl{"test", pmpp::ImplKind::Reference, ""}, static_cast<std::size_t>(width),
+                          fixture.ctx);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -438,5 +438,98 @@ TEST(RenderHarness, RefusesAMalformedSceneFileWithAUsageError) {
     const char* malformed[] = {"render", "--check", "--scene-file", path.c_str()};
     EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(malformed), results), pmpp::kExitUsage);
     EXPECT_NE(results.at("error").as_string().find("line 3"), std::string::npos) << results.dump();
+    std::remove(path.c_str());
+}
+
+// ---- device: the memory estimates ------------------------------------------------------------------
+
+namespace {
+
+// The common expect_memory_estimates_with, after reading --scene-file's scene, as the harness does
+// before any size runs (listing the cases), and emptying the caches of scenes and CPU images:
+// earlier tests fill them to their bound, and a benchmark whose new images evict theirs reuses
+// that memory, which hides its own (a peak of 308 MiB instead of 515 at 1024).
+void expect_memory_estimates_with(const pmpp::Options& opts, std::size_t n, const std::set<std::string>& impls = {},
+                                  double slack_bytes = 0) {
+    selected_scenes(opts);
+    clear_caches();
+    pmpp::testing::expect_memory_estimates_with(exercise(), n, opts, impls, slack_bytes);
+}
+
+}  // namespace
+
+// --frames changes what an animated scene holds, not a still one: at 1024, each frame more of
+// each is one more CPU image in the cache (16 MiB), and of the largest one more in the CPU row's
+// (16 MiB) and snow's 100,000 flakes (2.7 MiB); --scene rgb alone holds a small part of every
+// scene's. No GPU needed (the host estimate only).
+TEST(RenderMemory, HostEstimateFollowsTheScenesAndTheFramesOfTheAnimatedOnes) {
+    const pmpp::ExerciseDef def = exercise();
+    constexpr double MiB = 1048576.0;
+    auto host = [&](const std::string& scenes, const std::string& frames) {
+        pmpp::Options opts = options();
+        opts.extra["scene"] = scenes;
+        opts.extra["frames"] = frames;
+        return def.host_bytes(1024, opts);
+    };
+    const std::string animated = "bouncingballs,hypnosis,fireworks,snow";
+    const double more = host(animated, "8") - host(animated, "3");
+    const double flakes = 100000.0 * (sizeof(Circle) + sizeof(Rgb));
+    EXPECT_GE(more, 5 * ((4 + 1) * 16 * MiB + flakes));
+    EXPECT_LE(more, 5 * ((4 + 1) * 16 * MiB + 2 * flakes));  // the flakes' vectors as allocated: < 2x
+    EXPECT_EQ(host("rgb", "8"), host("rgb", "3"));
+    EXPECT_LT(host("rgb", "3"), host("", "3") / 4);
+    EXPECT_GT(host("", "8"), host("", "3") + 4 * 5 * 16 * MiB);  // 4 animated scenes, 5 frames more each
+}
+
+// At 1024 x 1024, the benchmark's size, of every scene: the peak is the binned renderer's on
+// rand1M (its 5.6 million pairs, listed twice and sorted: 130 MiB of about 200), the host's the
+// CPU's images of all 22 frames (352 MiB), the scenes (94) and the CPU row's 4 images of an
+// animated scene (64). One timed run per implementation; per_pixel's three runs of rand1M and
+// micro2M take most of the 10 s or so.
+TEST(RenderMemory, EstimatesBoundThePeaksOfTheBenchmarkOfEverySceneAt1024) {
+    PMPP_REQUIRE_GPU();
+    // The exercise's options at their defaults (every scene, 3 frames), but without pictures: no
+    // 22 PNG files written into build/images by a test (the next test writes them elsewhere).
+    expect_memory_estimates_with(options(), 1024);
+}
+
+// `make run`'s options (every scene, 3 frames, pictures), the pictures in a directory of their
+// own: the student's images of each scene read back and written, the CPU's too. The student
+// (here the solution: the binned renderer) and the CPU hold the most: per_pixel and tiled, which
+// hold less, are left out to keep it to a few seconds.
+TEST(RenderMemory, EstimatesBoundThePeaksOfTheDefaultRunWithItsPicturesAt1024) {
+    PMPP_REQUIRE_GPU();
+    pmpp::Options opts = pmpp::default_options(exercise().extra_options);
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()))).string();
+    opts.extra["images"] = dir;
+    expect_memory_estimates_with(opts, 1024, {"student", "cpu"});
+    EXPECT_TRUE(std::filesystem::exists(dir)) << "no pictures written: the test measured a run without them";
+    std::filesystem::remove_all(dir);
+}
+
+// The options that make a size hold more: --frames 8 (8 frames of snow's 100,000 flakes held at
+// once, on the device 40 MiB each, and the CPU row's 9 images on the host) and --scene-file (a
+// file scene of 10,000 circles, binned too). The student (the binned renderer) and the CPU only,
+// as above. The estimate counts each frame's near_edge (1 MiB, in a 2 MiB page), which the
+// benchmark's check uploads only for a renderer whose image differs on circle edges: the
+// solution's may not, and 8 of them are 5% of the peak, so they are the slack.
+TEST(RenderMemory, EstimatesBoundThePeaksOfEightFramesOfTheAnimatedScenesAndASceneFileAt1024) {
+    PMPP_REQUIRE_GPU();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()) + ".scene"))
+            .string();
+    Scene s = make_scene(find_scene("rand10k"), pmpp::testing::test_seed());
+    s.name = "file10k";
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    const std::string text = format_scene(s);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    pmpp::Options opts = options();
+    opts.extra["scene"] = "snow,hypnosis";
+    opts.extra["frames"] = "8";
+    opts.extra["scene-file"] = path;
+    expect_memory_estimates_with(opts, 1024, {"student", "cpu"}, 8 * 2 * 1048576.0);
     std::remove(path.c_str());
 }

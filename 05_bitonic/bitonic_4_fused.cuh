@@ -25,6 +25,7 @@
 #include "bitonic_network.h"
 
 #include "common/cuda_check.h"
+#include "common/device_limits.h"
 #include "common/keys.h"
 
 #include <algorithm>
@@ -428,11 +429,14 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n) {
     }
 }
 
-// Shared memory beyond 48 KiB per block must be asked for, once per kernel.
-template <class Kernel>
-void allow_shared_memory(Kernel kernel, std::size_t bytes) {
-    if (bytes > 48 * 1024)
-        PMPP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+// The tile bitonic_sort_fused uses on this GPU (or the PMPP_DEVICE_PROFILE's): 8192, or 4096
+// where two blocks of 8192 do not fit an SM (bitonic_4_fused.cu). Needs a GPU.
+std::uint32_t fused_tile_for_this_gpu(bool values);
+
+// A tile kernel's shared memory: one padded array of keys, and one of values when they travel.
+template <class Shape, bool kValues>
+constexpr std::size_t tile_shared_bytes() {
+    return std::size_t{Shape::kSharedWords} * sizeof(u32) * (kValues ? 2 : 1);
 }
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
@@ -445,10 +449,10 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
     const u32 n32 = static_cast<u32>(n);
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
-    const std::size_t shared_bytes = std::size_t{Shape::kSharedWords} * sizeof(u32) * (kValues ? 2 : 1);
-    static const bool shared_memory_allowed = [shared_bytes] {
-        allow_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes);
-        allow_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes);
+    constexpr std::size_t shared_bytes = tile_shared_bytes<Shape, kValues>();
+    static const bool shared_memory_allowed = [] {  // above 48 KiB a kernel must ask, once
+        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes, "bitonic_sort_fused's tile sort");
+        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes, "bitonic_sort_fused's tile merge");
         return true;
     }();
     (void)shared_memory_allowed;

@@ -9,7 +9,9 @@
 #include "common/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 #include <type_traits>
 
@@ -200,7 +202,7 @@ template <typename K>
 const BenchData<K>& bench_data(std::size_t n, const CaseKind& kind, std::uint64_t seed) {
     static BenchData<K> data;
     if (!data.ready || data.n != n || data.variant != to_variant(kind) || data.seed != seed) {
-        data.ready = false;
+        data = BenchData<K>{};  // the previous size's arrays go before the new ones are made
         data.input = make_input<K>(n, Distribution::Uniform, kind, seed);
         data.expected = data.input.keys;
         sort_cpu(data.expected.data(), nullptr, n, kind.order);
@@ -284,6 +286,175 @@ std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchConte
     if (impl.name == "seed" && n <= kOddEvenBenchMax)
         rows.push_back(bench_in_place<K>("odd_even", odd_even_transposition_sort<K>, n, kind, ctx));
     return rows;
+}
+
+// ---- Memory: what the check and the benchmark of one size hold at once --------------------------
+// Both follow the options. The benchmark sorts what --type and --pairs ask (bench_kind;
+// --descending changes nothing): values add their arrays, 4 bytes a key each, and float keys the
+// array of ordered bits CUB sorts them as; every key is 4 bytes, so the type changes nothing else.
+// The check sorts every kind whatever the options (all_kinds), so it holds what float keys with
+// values hold, but only at the sizes of its cases (at most 2^20+5, or --size). Above a few
+// thousand keys the largest set on the device is the cub row's, in the check (one case at a time)
+// and in the benchmark alike; on the host, the input and its sorted keys, and the cpu row's copy.
+//
+// Per key at large n, the benchmark of one size (Thrust's pool holding this size's block only):
+//   device: u32 or i32 keys 24 bytes, f32 keys 28, u32 or i32 pairs 48, f32 pairs 52;
+//   host:   keys 8 bytes (12 up to 2^24: the cpu row), pairs 12 (21 up to 2^24).
+// Without --size the device estimate adds what `make run` also keeps in that pool: the blocks of
+// the smaller benchmark sizes (at 2^26 about 1 byte a key for keys, 2 for pairs: 2^24's block is
+// a quarter of 2^26's) and what the check left (18 MiB). At 2^26: 1654 MiB for u32 keys (the
+// defaults), 3516 MiB for f32 pairs; host 512 and 768 MiB.
+
+constexpr double kMiB = 1048576.0;
+
+// cudaMalloc gives a large buffer whole 2 MiB pages; small ones share pages.
+double allocation(double bytes) { return bytes < kMiB ? bytes : std::ceil(bytes / (2 * kMiB)) * 2 * kMiB; }
+
+double rounded_to_128(double bytes) { return std::ceil(bytes / 128) * 128; }
+
+// What CUB's onesweep radix sort of 32-bit keys holds besides arrays of keys and values
+// (dispatch_radix_sort.cuh): 1 KiB of look-back counters (256 digits x 4 bytes) per tile of the
+// largest portion (2^28 keys), a tile being at least 5888 keys on every supported GPU (sm_75:
+// 256 threads x 23 keys; sm_80 and later: 384 x 17 or more), the bins and counters of its 4
+// passes per portion (at most 8 KiB and 32 bytes, with 64-bit offsets), each part rounded up to
+// 256 bytes.
+double cub_state_bytes(std::size_t n) {
+    const double keys = static_cast<double>(n);
+    const double tiles = std::ceil(std::min(keys, 268435456.0) / 5888.0);
+    const double portions = std::max(1.0, std::ceil(keys / 268435456.0));
+    return 1024 * tiles + portions * (8192 + 32) + 5 * 256;
+}
+
+// One block of Thrust's temporary storage for a sort of s keys (and values): thrust::sort runs
+// CUB's radix sort in place through a second array of keys (and of values) and CUB's state
+// (thrust/system/cuda/detail/sort.h). bitonic_thrust.cu takes it from common/
+// caching_allocator.h's pool, which keeps every block it ever handed out for the whole process
+// and hands out the smallest free one that is large enough: a block made for one size stays, and
+// is counted, at every later size.
+double thrust_block_bytes(std::size_t s, bool pairs) {
+    const double array = rounded_to_128(4.0 * static_cast<double>(s));
+    return allocation(array + (pairs ? array : 0) + cub_state_bytes(s));
+}
+
+// What run_exercise runs: --check, --bench, or both when neither is given.
+bool runs_check(const Options& opts) { return opts.check || !opts.bench; }
+bool runs_bench(const Options& opts) { return opts.bench || !opts.check; }
+
+// The sizes of the check's cases (bitonic_cases): each size with every kind of sort.
+const std::set<std::size_t>& check_sizes() {
+    static const std::set<std::size_t> sizes = [] {
+        std::set<std::size_t> s;
+        for (const Case& c : bitonic_cases(Options{})) s.insert(c.n);
+        return s;
+    }();
+    return sizes;
+}
+
+// Whether the check of this run sorts n keys: n is a size of its list (at most --max-size), or
+// --size N, at which it runs every kind (exercise.cpp's selected_cases).
+bool checks_size(std::size_t n, const Options& opts) {
+    if (!runs_check(opts)) return false;
+    if (opts.size) return n == *opts.size;
+    return check_sizes().count(n) > 0 && (!opts.max_size || n <= *opts.max_size);
+}
+
+// What the check of the whole list leaves in Thrust's pool: its largest case's blocks for keys
+// and for pairs, and at most 2 MiB of smaller ones. Also what the pool holds during the check.
+double check_leftover_bytes() {
+    const std::size_t largest = *check_sizes().rbegin();  // 2^20+5
+    return thrust_block_bytes(largest, false) + thrust_block_bytes(largest, true) + 2 * kMiB;
+}
+
+// Thrust's pool during the check of a case of n keys: with --size, the blocks for keys and for
+// pairs the thrust row's cases at n made; else what the list's cases make (check_leftover_bytes).
+double check_pool_bytes(std::size_t n, const Options& opts) {
+    if (opts.size) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
+    return check_leftover_bytes();
+}
+
+// Thrust's pool while the benchmark of n keys runs its cub row (after the thrust row).
+double bench_pool_bytes(std::size_t n, bool pairs, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
+    // --size N with the check: the check at N made a block for keys and one for pairs; the
+    // thrust row takes one of them again.
+    if (opts.size && runs_check(opts)) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
+    double pool = thrust_block_bytes(n, pairs);  // the thrust row's block at n
+    if (!opts.size) {
+        // One block for each smaller benchmark size: they run first, in increasing order.
+        for (std::size_t s : bench_sizes)
+            if (s < n) pool += thrust_block_bytes(s, pairs);
+        if (runs_check(opts)) pool += check_leftover_bytes();  // what the check left
+    }
+    return pool;
+}
+
+// The check of one case at n (check_sort), of the kind that holds the most (float keys with
+// values), the cub row.
+double check_device_bytes(std::size_t n, const Options& opts) {
+    const double N = static_cast<double>(n);
+    const double array = allocation(4.0 * N);  // n keys, or n values
+    // SortReference: the pristine keys and values the input is restored from, the expected keys,
+    // one pairing flag per element, the count.
+    const double reference = 4 * array + 8;
+    // The sorted keys and values between guard zones as wide as the padding to a power of two
+    // (at least 1024 elements).
+    const double padding = static_cast<double>(padded_length(n) - n);
+    const double guard = std::max(4096.0, std::ceil(4.0 * padding / 256) * 256);
+    const double sorted = 2 * allocation(4.0 * N + 2 * guard);
+    // sort_by_name("cub"): its copies of the input keys and values (CUB sorts out of place).
+    const double cub_input = 2 * array;
+    // CubRadixSort: its temporary storage (a second array of keys and one of values, CUB's
+    // state) and the ordered bits it sorts float keys as.
+    const double cub = allocation(8.0 * N + cub_state_bytes(n)) + array;
+    return reference + sorted + cub_input + cub + check_pool_bytes(n, opts);
+}
+
+// The benchmark at n (bench_typed) of what the options ask, the cub row.
+double bench_device_bytes(std::size_t n, const CaseKind& kind, const Options& opts,
+                          const std::vector<std::size_t>& bench_sizes) {
+    const double N = static_cast<double>(n);
+    const bool pairs = kind.with_values;
+    const double keys = allocation(4.0 * N);            // n keys (every key type is 4 bytes)
+    const double values = pairs ? allocation(4.0 * N) : 0;  // n values, with --pairs
+    // SortReference: the pristine keys (and values) the input is restored from, the expected
+    // keys, with values one pairing flag per element; the count.
+    const double reference = 2 * keys + 2 * values + 8;
+    // The cub row's own copy of the input, its keys (and values) out of place.
+    const double cub_input = keys + values;
+    // The outputs between guard zones of 1024 elements (values_out keeps its zones for keys alone).
+    const double outputs = allocation(4.0 * N + 2 * 4096) + allocation((pairs ? 4.0 * N : 0) + 2 * 4096);
+    // CubRadixSort: its temporary storage, a second array of keys (and of values) and CUB's state.
+    const double cub_temp = allocation((pairs ? 8.0 : 4.0) * N + cub_state_bytes(n));
+    // The ordered bits CubRadixSort sorts float keys as (--type f32).
+    const double ordered_bits = kind.type == KeyType::F32 ? keys : 0;
+    return reference + cub_input + outputs + cub_temp + ordered_bits + bench_pool_bytes(n, pairs, opts, bench_sizes);
+}
+
+// The larger of the check's (where it sorts n keys) and the benchmark's (wherever it runs: fits()
+// is asked at every size the run benchmarks); 0 with --check alone at a size it does not check.
+double device_bytes_at(std::size_t n, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
+    double most = 0;
+    if (checks_size(n, opts)) most = check_device_bytes(n, opts);
+    if (runs_bench(opts)) most = std::max(most, bench_device_bytes(n, bench_kind(opts), opts, bench_sizes));
+    return most;
+}
+
+double host_bytes_at(std::size_t n, const Options& opts) {
+    const double N = static_cast<double>(n);
+    double most = 0;
+    // The check of one case (check_sort), with values: the input's keys and values, its sorted
+    // keys. (Only a wrong output is downloaded: not counted.)
+    if (checks_size(n, opts)) most = 3 * 4.0 * N;
+    if (runs_bench(opts)) {
+        const bool pairs = bench_kind(opts).with_values;
+        // The benchmark's input, keys (and values), and its sorted keys (bench_data: once per
+        // size, for every row).
+        const double data = (pairs ? 3 : 2) * 4.0 * N;
+        // The cpu row (up to kCpuBenchMax): its copy of the input and, with values, one byte per
+        // element for the pairing check (check_sorted_output).
+        const double cpu_row = n <= kCpuBenchMax ? (pairs ? 2 * 4.0 * N + N : 4.0 * N) : 0;
+        most = std::max(most, data + cpu_row);
+    }
+    return most;
 }
 
 }  // namespace
@@ -525,10 +696,12 @@ ExerciseDef exercise() {
         }
         throw std::logic_error("bitonic: unknown key type");
     };
-    // Per element, at most (CUB with float pairs): the reference's pristine keys and values, its
-    // expected keys and pairing flags (16 bytes), CUB's own inputs and guarded outputs (16), its
-    // temporary storage (8) and ordered bits (4): 44 bytes; in place, 24 plus Thrust's storage.
-    def.device_bytes = [](std::size_t n) { return 48.0 * static_cast<double>(n) + 128.0 * (1 << 20); };
+    // Counted buffer by buffer in "Memory" above, for what the options ask the check and the
+    // benchmark to sort at n.
+    def.device_bytes = [sizes = def.bench_sizes](std::size_t n, const Options& opts) {
+        return device_bytes_at(n, opts, sizes);
+    };
+    def.host_bytes = [](std::size_t n, const Options& opts) { return host_bytes_at(n, opts); };
     return def;
 }
 

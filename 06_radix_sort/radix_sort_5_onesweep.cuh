@@ -34,6 +34,7 @@
 #include "../02_scan/scan_primitives.cuh"
 
 #include "common/cuda_check.h"
+#include "common/device_limits.h"
 
 #include <cuda/atomic>
 
@@ -343,8 +344,7 @@ void launch_pass(const Key* keys_in, Key* keys_out, const Value* values_in, Valu
                  int width, const unsigned* digit_starts, unsigned* tile_counter, unsigned* statuses, unsigned tiles) {
     constexpr std::size_t kShared = sizeof(PassStorage<Key, Cfg>);
     static const bool configured = [] {  // above 48 KiB a kernel must ask for its shared memory
-        PMPP_CUDA_CHECK(cudaFuncSetAttribute(onesweep_pass<Key, PAIRS, Cfg>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kShared)));
+        pmpp::allow_dynamic_shared_memory(onesweep_pass<Key, PAIRS, Cfg>, kShared, "radix_sort_onesweep's pass");
         return true;
     }();
     (void)configured;
@@ -374,9 +374,7 @@ void sort(const SortArgs<Key>& a) {
     PMPP_CUDA_CHECK(cudaMemsetAsync(w.histograms, 0, w.cleared_bytes));
     a.mark("clear histograms and look-back statuses", static_cast<double>(w.cleared_bytes));
 
-    int device = 0, sms = 0;
-    PMPP_CUDA_CHECK(cudaGetDevice(&device));
-    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const unsigned sms = static_cast<unsigned>(pmpp::device_limits().sm_count);
     constexpr std::size_t kRound = static_cast<std::size_t>(kHistogramThreads) * kHistogramItems;
     const std::size_t rounds = (n + kRound - 1) / kRound;
     const unsigned histogram_blocks = static_cast<unsigned>(rounds < 4u * sms ? rounds : 4u * sms);

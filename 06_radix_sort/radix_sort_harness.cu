@@ -7,9 +7,11 @@
 #include "common/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <tuple>
@@ -649,12 +651,19 @@ struct BenchChoice {
     BitSpan bits;
 };
 
-BenchChoice bench_choice(const Options& opts) {
+// The sorts the options ask for (--type, --pairs), bits left at the whole key.
+BenchChoice bench_sorts(const Options& opts) {
     BenchChoice c;
     if (!parse_key_type(opts.get("type"), c.type)) throw UsageError("option --type: '" + opts.get("type") + "'");
     const std::string& pairs = opts.get("pairs");
     c.keys = pairs != "yes";
     c.pairs = pairs != "no";
+    c.bits = {0, key_bits_of(c.type)};
+    return c;
+}
+
+BenchChoice bench_choice(const Options& opts) {
+    BenchChoice c = bench_sorts(opts);
     const int w = key_bits_of(c.type);
     const std::string& bits = opts.get("bits");
     if (bits == "all") {
@@ -699,6 +708,8 @@ public:
         }
         return *static_cast<const BenchData<Key>*>(it->second.get());
     }
+
+    void clear() { entries_.clear(); }
 
 private:
     std::size_t n_ = 0;
@@ -893,6 +904,174 @@ std::vector<Measurement> radix_sort_bench(const Impl& impl, std::size_t n, Bench
 
 }  // namespace
 
+// ---- Memory: what the check and the benchmark of one size hold at once --------------------------
+// Both follow the options. The benchmark sorts --type's keys alone, with values, or both, one
+// sort after the other (--pairs no, yes, both; --bits changes nothing that is held), every
+// implementation in turn with its own workspace. The check sorts what its cases of n keys ask,
+// whatever the options: every key type, keys alone and with values, at the sizes of its list
+// (2^26+3 the largest), or every kind at --size N.
+//
+// Per key at a power of two n, K the key's bytes (4: u32, i32, f32; 8: u64), in the test build,
+// where the largest workspace is the reference answer's (the one-bit sort on 02's Blelloch scan:
+// a second array of keys, and of values, n+1 flags, the scan's tree of next_pow2(n+1) words):
+//   device: keys alone 5K + 12 bytes (u32 32, u64 52), with values 5K + 32 (u32 52, u64 72);
+//   host:   --pairs no 5K (u32 20, u64 40), yes 5(K+4) (u32 40, u64 60), both 2K + 5(K+4)
+//           (u32 48, the defaults; u64 76).
+// At 2^26: u32 both (the defaults) about 3330 MiB on the device, 3072 on the host; u64 both about
+// 4614 and 4864. In a student's build the student's workspace replaces the reference answer's
+// (the starter asks for none: the largest is then the one-bit sort's on 02's single-pass scan,
+// 8 bytes a key less).
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+// cudaMalloc gives a large buffer whole 2 MiB pages; small ones share pages.
+double allocation(double bytes) { return bytes < kMiB ? bytes : std::ceil(bytes / (2 * kMiB)) * 2 * kMiB; }
+
+// What run_exercise runs: --check, --bench, or both when neither is given.
+bool runs_check(const Options& opts) { return opts.check || !opts.bench; }
+bool runs_bench(const Options& opts) { return opts.bench || !opts.check; }
+
+// One kind of sort as far as memory goes: the key type, and values or not.
+using SortKind = std::pair<KeyType, bool>;
+
+// The kinds the check's cases sort at each of their sizes (radix_sort_cases).
+const std::map<std::size_t, std::set<SortKind>>& check_kinds() {
+    static const std::map<std::size_t, std::set<SortKind>> kinds = [] {
+        std::map<std::size_t, std::set<SortKind>> k;
+        for (const Case& c : radix_sort_cases(Options{})) {
+            const CaseSpec spec = decode(c.variant);
+            k[c.n].insert({spec.type, spec.pairs});
+        }
+        return k;
+    }();
+    return kinds;
+}
+
+// The kinds the check of this run sorts n keys of (exercise.cpp's selected_cases): those of the
+// list's cases of n keys (none above --max-size); with --size N, those or, when that leaves none,
+// every kind at N. Empty when the check sorts no n keys.
+std::set<SortKind> kinds_checked_at(std::size_t n, const Options& opts) {
+    if (!runs_check(opts) || (opts.size && n != *opts.size)) return {};
+    const auto listed = check_kinds().find(n);
+    if (listed != check_kinds().end() && !(opts.max_size && n > *opts.max_size)) return listed->second;
+    std::set<SortKind> every;
+    if (opts.size)
+        for (KeyType type : kKeyTypes)
+            for (bool pairs : {false, true}) every.insert({type, pairs});
+    return every;
+}
+
+// The largest workspace an implementation asks for at n: the implementations run one at a time,
+// and each one's workspace function is what the harness allocates for it (CUB's is CUB's own
+// size query, on this GPU; the student's is the student's function). Needs the GPU, as fits() has.
+// Remembered for the one list of implementations exercise() passes: fits() asks for every case
+// of every implementation, and the workspaces do not change within a process.
+template <class Key>
+double largest_workspace(const std::vector<std::string>& impls, std::size_t n, bool pairs) {
+    static std::map<std::pair<std::size_t, bool>, double> known;
+    const auto it = known.find({n, pairs});
+    if (it != known.end()) return it->second;
+    std::size_t most = 0;
+    for (const auto& name : impls) most = std::max(most, impl_by_name<Key>(name).workspace_bytes(n, pairs));
+    return known[{n, pairs}] = static_cast<double>(most);
+}
+
+// One sort's arrays on the device (DeviceSort), what the check of one case holds (run_on_device).
+template <class Key>
+double sort_device_bytes(const std::vector<std::string>& impls, std::size_t n, bool pairs) {
+    const double N = static_cast<double>(n);
+    const double keys_in = allocation(sizeof(Key) * N);                       // the input's keys
+    const double values_in = pairs ? allocation(sizeof(Value) * N) : 0;      // and values
+    // The outputs between guard zones (values_out has its zones even for keys alone), and the
+    // largest workspace between its own.
+    const double keys_out = allocation(sizeof(Key) * N + 2.0 * guard_bytes<Key>());
+    const double values_out = allocation((pairs ? sizeof(Value) * N : 0) + 2.0 * guard_bytes<Value>());
+    const double workspace = allocation(largest_workspace<Key>(impls, n, pairs) + 2.0 * guard_bytes<unsigned char>());
+    return keys_in + values_in + keys_out + values_out + workspace;
+}
+
+// The benchmark of one sort (bench_sort_with): the same arrays, and the expected output and the
+// original input on the device, which every run's output and input are compared with.
+template <class Key>
+double bench_device_bytes(const std::vector<std::string>& impls, std::size_t n, bool pairs) {
+    const double N = static_cast<double>(n);
+    const double keys = allocation(sizeof(Key) * N);
+    const double values = pairs ? allocation(sizeof(Value) * N) : 0;
+    const double compared_with = 2 * keys + 2 * values;  // expected and original keys (and values)
+    return sort_device_bytes<Key>(impls, n, pairs) + compared_with;
+}
+
+// The check of one case of n keys on the host (check_case_with), at its peak, the CPU's sort: the
+// input, the device's output brought back, the CPU's answer, and radix_sort_cpu's own arrays
+// (the ordered bits and the values, and their next pass): 5 arrays of keys (and values). (The
+// input read back to see it unchanged is gone by then; a case whose answer is remembered is not
+// sorted on the CPU again.)
+template <class Key>
+double check_host_bytes(std::size_t n, bool pairs) {
+    const double P = sizeof(Key) + (pairs ? sizeof(Value) : 0);
+    return 5 * P * static_cast<double>(n);
+}
+
+// The benchmark on the host (K bytes a key, P = K + 4 a pair), at its peak, the cpu row's last
+// sort: the cache's entries, each an input and its CPU-sorted answer (2K for keys alone, 2P with
+// values, both with --pairs both); beside them the cpu row's output and radix_sort_cpu's own
+// arrays (the ordered bits and the values, and their next pass), of its last sort (pairs when
+// asked): 3P (or 3K). Each entry is made while the earlier one is held: input, answer and
+// radix_sort_cpu's arrays, 4P (or 4K): less. (A wrong output brought back for the report is not
+// counted.)
+template <class Key>
+double bench_host_bytes(std::size_t n, bool keys, bool pairs) {
+    const double N = static_cast<double>(n), K = sizeof(Key), P = sizeof(Key) + sizeof(Value);
+    const double entries = (keys ? 2 * K * N : 0) + (pairs ? 2 * P * N : 0);
+    const double last_sort = 3 * (pairs ? P : K) * N;
+    return entries + last_sort;
+}
+
+// The larger of the check's (where it sorts n keys) and the benchmark's (wherever it runs: fits()
+// is asked at every size the run benchmarks); 0 with --check alone at a size it does not check.
+double device_bytes_at(const std::vector<std::string>& impls, std::size_t n, const Options& opts) {
+    double most = 0;
+    for (const SortKind& kind : kinds_checked_at(n, opts))
+        with_key_type(kind.first, [&](auto tag) {
+            most = std::max(most, sort_device_bytes<typename decltype(tag)::type>(impls, n, kind.second));
+            return 0;
+        });
+    if (runs_bench(opts)) {
+        const BenchChoice sorts = bench_sorts(opts);
+        with_key_type(sorts.type, [&](auto tag) {
+            using Key = typename decltype(tag)::type;
+            // One sort at a time: keys alone, then pairs.
+            if (sorts.keys) most = std::max(most, bench_device_bytes<Key>(impls, n, false));
+            if (sorts.pairs) most = std::max(most, bench_device_bytes<Key>(impls, n, true));
+            return 0;
+        });
+    }
+    return most;
+}
+
+double host_bytes_at(std::size_t n, const Options& opts) {
+    double most = 0;
+    for (const SortKind& kind : kinds_checked_at(n, opts))
+        with_key_type(kind.first, [&](auto tag) {
+            most = std::max(most, check_host_bytes<typename decltype(tag)::type>(n, kind.second));
+            return 0;
+        });
+    if (runs_bench(opts)) {
+        const BenchChoice sorts = bench_sorts(opts);
+        with_key_type(sorts.type, [&](auto tag) {
+            most = std::max(most, bench_host_bytes<typename decltype(tag)::type>(n, sorts.keys, sorts.pairs));
+            return 0;
+        });
+    }
+    return most;
+}
+
+}  // namespace
+
+void release_bench_inputs() { bench_cache().clear(); }
+
 ExerciseDef exercise() {
     ExerciseDef def;
     def.id = "06_radix_sort";
@@ -929,11 +1108,15 @@ ExerciseDef exercise() {
         return check_case(impl.name, c, seed);
     };
     def.bench = radix_sort_bench;
-    // The largest: u64 keys with values, in and out (24 bytes per key), a second pair of arrays
-    // in the workspace (12), the counters or flags of the variants (at most 4), and the
-    // benchmark's copies of the right output and of the input, which every run is compared
-    // with (24).
-    def.device_bytes = [](std::size_t n) { return 64.0 * static_cast<double>(n) + 64.0 * (1 << 20); };
+    // Counted buffer by buffer in "Memory" above, for what the options ask the check and the
+    // benchmark to sort at n.
+    std::vector<std::string> device_impls;
+    for (const Impl& impl : def.impls)
+        if (impl.kind != ImplKind::Cpu) device_impls.push_back(impl.name);
+    def.device_bytes = [device_impls](std::size_t n, const Options& opts) {
+        return device_bytes_at(device_impls, n, opts);
+    };
+    def.host_bytes = [](std::size_t n, const Options& opts) { return host_bytes_at(n, opts); };
     return def;
 }
 

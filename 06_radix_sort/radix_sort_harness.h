@@ -129,6 +129,11 @@ std::vector<pmpp::Measurement> bench_sort_with(const SortImpl<Key>& impl, const 
                                                pmpp::BenchContext& ctx, bool pairs, BitSpan bits,
                                                bool headline = true);
 
+// Frees the inputs and CPU answers the benchmark keeps for every implementation of one size and
+// seed (they go anyway when the size or the seed changes). The memory tests call it first: a
+// cache freed inside their measurement would hide part of the peak.
+void release_bench_inputs();
+
 pmpp::ExerciseDef exercise();
 
 }  // namespace radix_sort

@@ -27,8 +27,15 @@
 // banks. The shapes come from the sweep in tune/sweep.cu (NOTES.md).
 // Measured (H200, 2026-11-30): sort 22.8 Gkeys/s at 2^24, 22.0 at 2^28: 0.95x and 0.98x the
 // time of cub::DeviceMergeSort (pairs: 0.94x at both); merge at 2^28: 0.75 of the copy
-// bandwidth (CUB 0.81). Before the register caps: 1.20x and 1.23x (NOTES.md).
+// bandwidth (CUB 0.81). Before the register caps: 1.20x and 1.23x (NOTES.md). Where two sort
+// tiles of 17408 keys do not fit an SM (a T4, an RTX 3060, an L4), 8704: under the t4 profile on
+// the H200, 0.88 ms at 2^24, 1.14x CUB's time (no dependent launch on sm_75 either; NOTES.md).
 #include "merge_sort_4_fast.cuh"
+
+#include "common/report.h"  // format
+
+#include <string>
+#include <type_traits>
 
 namespace merge_sort {
 
@@ -45,9 +52,50 @@ struct ShippedShape {
     static constexpr int kItems = BytesPerItem <= 4 ? 17 : BytesPerItem <= 8 ? 11 : 7;
     using type = std::conditional_t<BytesPerItem <= 4, fast::Config<256, 1024, 17, 5, 2>,
                                     fast::Config<256, 512, kItems, 5>>;
+    // Where two of the 17408-key sort tiles (69,648 bytes each) do not fit an SM (a T4: 64 KiB
+    // per block and per SM; an RTX 3060 or an L4: 100 KiB per SM), 4-byte keys sort tiles of
+    // 512 x 17 = 8704 keys (34,832 bytes): one more merge pass. Wider items already do.
+    using small = fast::Config<256, 512, kItems, 5>;
 };
 template <class Key, class Value>
-using ShippedConfig = typename ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>::type;
+using Shape = ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>;
+
+// Calls run(Config{}) with the shipped shape where this GPU's limits (or the profile's) allow
+// it, else with the small one; reports the choice once per item size.
+template <class Key, class Value, class Run>
+void with_shape_for_this_gpu(Run run) {
+    using Shipped = typename Shape<Key, Value>::type;
+    using Small = typename Shape<Key, Value>::small;
+    static_assert(fast::shared_bytes<Key, Value>(Small::kSortTile) <= pmpp::kSmallestSharedPerBlock &&
+                      fast::shared_bytes<Key, Value>(Small::kMergeTile) <= pmpp::kSmallestSharedPerBlock,
+                  "the fallback shape must fit every supported GPU (sm_75: 64 KiB per block)");
+    static const bool shipped = [] {
+        constexpr std::size_t bytes = fast::shared_bytes<Key, Value>(Shipped::kSortTile);
+        const bool fits = pmpp::shared_memory_fits(bytes, Shipped::kSortMinBlocks);
+        const std::string what = "merge_sort_fast, " + std::to_string(sizeof(Key)) + "-byte keys" +
+                                 (kHasValues<Value> ? " and " + std::to_string(sizeof(Value)) + "-byte values" : "");
+        const auto describe = [](int tile, int threads, std::size_t shared) {
+            return pmpp::format("sort tiles of %d (%d threads x 17 or fewer items), %zu bytes of shared memory per block",
+                                tile, threads, shared);
+        };
+        if (fits || std::is_same_v<Shipped, Small>)
+            pmpp::report_shape(what, describe(Shipped::kSortTile, Shipped::kSortThreads, bytes));
+        else
+            pmpp::report_shape(what, describe(Small::kSortTile, Small::kSortThreads,
+                                              fast::shared_bytes<Key, Value>(Small::kSortTile)) +
+                                         pmpp::format(": %d blocks of the shipped %d-key tile (%zu bytes) do not fit an SM",
+                                                      Shipped::kSortMinBlocks, Shipped::kSortTile, bytes));
+        return fits;
+    }();
+    if constexpr (std::is_same_v<Shipped, Small>) {
+        run(Shipped{});
+    } else {
+        if (shipped)
+            run(Shipped{});
+        else
+            run(Small{});
+    }
+}
 
 }  // namespace
 
@@ -57,15 +105,19 @@ using ShippedConfig = typename ShippedShape<sizeof(Key) + (kHasValues<Value> ? s
 // 0.4% at 2^28 (NOTES.md).
 template <class Key, class Less>
 void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less) {
-    fast::with_fastest_executor([&](auto executor) {
-        fast::merge_with<ShippedConfig<Key, NoValues>, decltype(executor)>(a, na, b, nb, c, splits, less);
+    with_shape_for_this_gpu<Key, NoValues>([&](auto config) {
+        fast::with_fastest_executor([&](auto executor) {
+            fast::merge_with<decltype(config), decltype(executor)>(a, na, b, nb, c, splits, less);
+        });
     });
 }
 
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
-    fast::with_fastest_executor([&](auto executor) {
-        fast::sort_with<ShippedConfig<Key, Value>, decltype(executor)>(args, n, less);
+    with_shape_for_this_gpu<Key, Value>([&](auto config) {
+        fast::with_fastest_executor([&](auto executor) {
+            fast::sort_with<decltype(config), decltype(executor)>(args, n, less);
+        });
     });
 }
 

@@ -21,6 +21,7 @@
 
 #include "common/bits.h"
 #include "common/cuda_check.h"
+#include "common/device_limits.h"
 
 namespace merge_sort::fast {
 
@@ -387,23 +388,13 @@ __global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
     let_next_kernel_launch();
 }
 
-// Dynamic shared memory above 48 KiB must be allowed per kernel, once.
-template <class Kernel>
-void allow_shared_memory(Kernel kernel, std::size_t bytes) {
-    if (bytes > 48 * 1024)
-        PMPP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-}
-
 // Lanes per partition search: the most that keep all the searches' threads within a quarter of
 // the resident threads. Measured (NOTES.md): 1 lane is best for 61681 searches (2^28 keys), 16
 // for 3856 (2^24), 32 for 241 (2^20); more lanes than that only add loads to the same steps.
 inline int partition_lanes(std::size_t searches) {
     static const std::size_t resident_threads = [] {
-        int device = 0, sms = 0, per_sm = 0;
-        PMPP_CUDA_CHECK(cudaGetDevice(&device));
-        PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-        return static_cast<std::size_t>(sms) * static_cast<std::size_t>(per_sm);
+        const pmpp::DeviceLimits& limits = pmpp::device_limits();
+        return static_cast<std::size_t>(limits.sm_count) * static_cast<std::size_t>(limits.max_threads_per_sm);
     }();
     int lanes = 32;
     while (lanes > 1 && searches * lanes > resident_threads / 4) lanes /= 2;
@@ -438,7 +429,9 @@ struct BasicDeviceExecutor {
     template <class Cfg, class Key, class Value, class Less>
     static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
         constexpr std::size_t bytes = shared_bytes<Key, Value>(Cfg::kSortTile);
-        static const bool allowed = (allow_shared_memory(sort_tiles_kernel<Cfg, Key, Value, Less>, bytes), true);
+        static const bool allowed =
+            (pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Cfg, Key, Value, Less>, bytes, "merge_sort_fast's tile sort"),
+             true);
         (void)allowed;
         const std::size_t tiles = (n + Cfg::kSortTile - 1) / Cfg::kSortTile;
         launch(sort_tiles_kernel<Cfg, Key, Value, Less>, tiles, Cfg::kSortThreads, bytes, in, in_values, out,
@@ -458,7 +451,9 @@ struct BasicDeviceExecutor {
                             Value* out_values, Less less) {
         constexpr std::size_t bytes = shared_bytes<Key, Value>(Cfg::kMergeTile);
         static const bool allowed =
-            (allow_shared_memory(merge_tiles_kernel<Cfg, Layout, Key, Value, Less>, bytes), true);
+            (pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Cfg, Layout, Key, Value, Less>, bytes,
+                                               "merge_sort_fast's tile merge"),
+             true);
         (void)allowed;
         launch(merge_tiles_kernel<Cfg, Layout, Key, Value, Less>, tiles, Cfg::kMergeThreads, bytes, runs, splits, out,
                out_values, less);
@@ -476,7 +471,8 @@ inline bool overlap_available() {
     static const bool available = [] {
         cudaFuncAttributes attributes{};
         PMPP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, overlap_probe_kernel));
-        return attributes.ptxVersion >= 90;
+        // The device (or the profile, PMPP_DEVICE_PROFILE) must be sm_90 too.
+        return attributes.ptxVersion >= 90 && pmpp::device_limits().compute_capability >= 90;
     }();
     return available;
 }

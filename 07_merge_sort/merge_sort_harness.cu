@@ -9,6 +9,7 @@
 #include "common/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
@@ -548,11 +549,30 @@ constexpr std::size_t kLarge = (std::size_t{1} << 26) + 3;
 constexpr std::size_t kMedium = (std::size_t{1} << 20) + 5;
 constexpr std::size_t p2(int k) { return std::size_t{1} << k; }
 
+// The exercise's own options, with their defaults.
+std::vector<ExtraOption> merge_sort_options() {
+    return {
+        {"op", "OP", "which operation to check and benchmark", "all", {"merge", "sort", "all"}},
+        {"type", "TYPE", "key type of the benchmark (event: an 8-byte struct ordered by time)", "u32",
+         {"u32", "i32", "f32", "u64", "event"}},
+    };
+}
+
+// An exercise option's value: the command line's, or the default where the options hold no
+// exercise options at all (a bench or cases function called directly, as
+// pmpp::testing::expect_memory_estimates calls def.bench with a default pmpp::Options).
+std::string option(const Options& opts, const std::string& name) {
+    if (opts.extra.count(name)) return opts.get(name);
+    for (const ExtraOption& o : merge_sort_options())
+        if (o.name == name) return o.default_value;
+    return opts.get(name);  // not an option of this exercise: get() says so
+}
+
 struct OpChoice {
     bool merge = true, sort = true;
 };
 OpChoice op_choice(const Options& opts) {
-    const std::string& op = opts.get("op");
+    const std::string op = option(opts, "op");
     if (op == "all") return {};
     if (op == "merge") return {true, false};
     if (op == "sort") return {false, true};
@@ -636,6 +656,11 @@ public:
         auto made = std::make_shared<T>(make());
         entries_.emplace_back(what, made);
         return *made;
+    }
+    void clear() {
+        entries_.clear();
+        n_ = 0;
+        seed_ = 0;
     }
 
 private:
@@ -892,8 +917,9 @@ std::vector<Measurement> bench_merge(const Impl& impl, std::size_t n, BenchConte
 std::vector<Measurement> merge_sort_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
     const OpChoice op = op_choice(ctx.opts);
     KeyType type;
-    if (!parse_key_type(ctx.opts.get("type"), type))
-        throw UsageError("option --type: '" + ctx.opts.get("type") + "' is not one of u32, i32, f32, u64, event");
+    const std::string type_name = option(ctx.opts, "type");
+    if (!parse_key_type(type_name, type))
+        throw UsageError("option --type: '" + type_name + "' is not one of u32, i32, f32, u64, event");
     return with_key_type(type, [&](auto tag) {
         using Key = typename decltype(tag)::type;
         const std::string name = to_string(type);
@@ -911,7 +937,121 @@ std::vector<Measurement> merge_sort_bench(const Impl& impl, std::size_t n, Bench
     });
 }
 
+// ---- Memory of one size ----------------------------------------------------------------------
+//
+// What fits() compares with the device's free memory and the host's available memory before a
+// size runs (ExerciseDef::device_bytes and host_bytes), counted buffer by buffer for the run's
+// --type (K bytes a key: 4 for u32, i32 and f32, 8 for u64 and event; values are u32) and --op.
+// In bytes a key at large n:
+//                      device           host
+//   --op all          12 K + 28.25     8 K + 16     (u32: 76.25 and 48; u64, event: 124.25 and 80)
+//   --op sort         10 K + 28.25     6 K + 16     (u32: 68.25 and 40; u64, event: 108.25 and 64)
+//   --op merge         4 K + 0.25      3 K          (u32: 16.25 and 12; u64, event: 32.25 and 24)
+// plus 32 MiB on the device and 16 MiB on the host.
+//
+// The most alive at once is the benchmark's: with a sort, during thrust's row of the key-value
+// sort (the cache of the size, the sort's arrays, and both libraries' temporaries, which they
+// keep: CUB ran just before); with the merge alone, during a merge row. Every other row holds
+// less, and so does any check case of the same size (the check does not follow --type: its
+// largest cases are u32, at 2^26 + 3; its 8-byte keys come at 2^20 + 5 at most, where the event
+// key-value sort's 36.25 n and the libraries' 32 n are --type u32 --op sort's 68.25 n, and the
+// event merge's 16.25 n is --op merge's, each with 32 MiB to spare).
+//
+// Memory kept from an earlier size or from the check (thrust's blocks, CUB's block, the bench
+// cache until this size's first entry replaces it) is already missing from what fits() finds
+// free; the terms count what this size allocates, CUB's growing block at its full size.
+
+constexpr double kMiB = 1048576.0;
+constexpr double kValueBytes = sizeof(PairValue);
+constexpr double kSplitBytes = sizeof(std::size_t);
+
+// What the estimates depend on: the size of a key (--type) and the operations run (--op).
+struct Footprint {
+    double key = 4;
+    bool sort = true, merge = true;
+};
+
+Footprint footprint(const Options& opts) {
+    KeyType type;
+    const std::string type_name = option(opts, "type");
+    if (!parse_key_type(type_name, type))
+        throw UsageError("option --type: '" + type_name + "' is not one of u32, i32, f32, u64, event");
+    Footprint f;
+    f.key = with_key_type(type, [](auto tag) { return static_cast<double>(sizeof(typename decltype(tag)::type)); });
+    const OpChoice op = op_choice(opts);
+    f.sort = op.sort;
+    f.merge = op.merge;
+    return f;
+}
+
+// The two guard zones of a GuardedBuffer of elements of `bytes` bytes (device_buffer.h's
+// guard_bytes: 1024 elements, at least 256 bytes, in whole 256 bytes).
+double guard_zones(double bytes) { return 2.0 * std::ceil(std::max(256.0, 1024.0 * bytes) / 256.0) * 256.0; }
+
+// The merge partitions of a library's merge sort of n keys of `key` bytes (CUB's, which
+// thrust::sort calls too): one offset of at most 8 bytes per tile of at least 256 x 11 keys of 4
+// bytes (fewer keys of 8 bytes: in proportion, at most), and four allocations aligned to 256 bytes.
+double library_partitions(double n, double key) { return 8.0 * (n * key / (256.0 * 11.0 * 4.0) + 2.0) + 4.0 * 256.0; }
+
+double merge_sort_device_bytes(std::size_t count, const Options& opts) {
+    const Footprint f = footprint(opts);
+    const double n = static_cast<double>(count), K = f.key, V = kValueBytes;
+    const double splits = kSplitBytes * static_cast<double>(split_capacity(count));  // 8 bytes per 32 keys: 0.25 n
+    // The bench cache (BenchCache, one size at a time): each section's inputs and the CPU's answer
+    // on the device, every section of --op held while every implementation runs.
+    const double cached_keys_sort = f.sort ? 2 * K * n : 0;          // pristine input keys, expected keys: 2 K n
+    const double cached_pairs_sort = f.sort ? 2 * (K + V) * n : 0;   // the same with values: 2 (K + V) n
+    const double cached_merge = f.merge ? 2 * K * n : 0;             // pristine A and B, expected C: 2 K n
+    double row = 0;
+    if (f.sort) {
+        // The key-value sort's arrays (DeviceSortArrays): keys_in, keys_out, keys_scratch and the
+        // values' three, 3 (K + V) n, and the splits. (The keys-only sort's hold 3 K n and the
+        // splits, the merge's a, b, c and splits 2 K n + 0.25 n: less.) Their guard zones:
+        // keys_out, keys_scratch, values_out, values_scratch and splits.
+        const double sort_arrays = 3 * (K + V) * n + splits;
+        const double sort_guards = 2 * guard_zones(K) + 2 * guard_zones(V) + guard_zones(kSplitBytes);
+        // CUB's temporary storage (merge_sort_cub.cu: one static block, grown when a call needs
+        // more, kept to the end): the size's largest request, SortPairsCopy's copy of the keys and
+        // of the values and its partitions: (K + V) n.
+        const double cub_storage = (K + V) * n + library_partitions(n, K);
+        // Thrust's temporaries (thrust::sort runs CUB's merge sort in place), from the course's
+        // caching allocator (common/caching_allocator.h), which keeps every block: the keys-only
+        // sort's (a copy of the keys, K n), then the key-value sort's ((K + V) n), which the first
+        // is too small for. The merge's partitions reuse one of them.
+        const double thrust_blocks = K * n + (K + V) * n + 2 * library_partitions(n, K);
+        row = sort_arrays + sort_guards + cub_storage + thrust_blocks;  // (6 K + 5 V) n + 0.25 n
+    } else {
+        // --op merge: a merge row's a and b (K n), c (K n) and splits, with the guard zones of c
+        // and the splits; the libraries' temporaries are the merge's partitions only (small).
+        row = 2 * K * n + splits + guard_zones(K) + guard_zones(kSplitBytes);
+    }
+    // Small buffers (the device checks' counters, the empty value arrays' guards, the libraries'
+    // merge partitions) and the rounding of the ~20 large ones to cudaMalloc's 2 MiB pages.
+    const double small = 32 * kMiB;
+    return cached_keys_sort + cached_pairs_sort + cached_merge + row + small;
+}
+
+double merge_sort_host_bytes(std::size_t count, const Options& opts) {
+    const Footprint f = footprint(opts);
+    const double n = static_cast<double>(count), K = f.key, V = kValueBytes;
+    // The bench cache's host side: each section's input and the CPU's answer (as on the device:
+    // keys-only sort 2 K n, key-value sort 2 (K + V) n, merge 2 K n).
+    const double cached = ((f.sort ? 2 * K + 2 * (K + V) : 0) + (f.merge ? 2 * K : 0)) * n;
+    // The CPU reference's largest row. With a sort, the key-value sort's: the copy of the input it
+    // sorts ((K + V) n) and sort_cpu's scratch keys and values ((K + V) n). With the merge alone,
+    // the merge's output (K n). While the cache is made less is held: beside the entries already
+    // made, a merge's inputs take at most 2.5 K n (the keys drawn, dealt into A and B, one half
+    // sorted with its scratch), the key-value sort's 3 (K + V) n (input, answer, the scratch of
+    // the answer's sort; for events 4 n more while their times are drawn, freed before).
+    const double cpu_row = f.sort ? 2 * (K + V) * n : K * n;
+    // The C++ and CUDA libraries' own, the report's strings, the sort's threads.
+    const double small = 16 * kMiB;
+    return cached + cpu_row + small;
+}
+
 }  // namespace
+
+void clear_bench_cache() { bench_cache().clear(); }
 
 ExerciseDef exercise() {
     ExerciseDef def;
@@ -926,17 +1066,13 @@ ExerciseDef exercise() {
         {"fast", ImplKind::Reference,
          "merge path: partition kernel, one tile per block, 17 items per thread, larger sorted tiles "
          "(merge_sort_4_fast.cu)"},
-        {"cub", ImplKind::Library, "cub::DeviceMerge, cub::DeviceMergeSort (merge_sort_cub.cu)"},
+        {"cub", ImplKind::Library, "cub::DeviceMerge (thrust::merge before CUDA 12.8), cub::DeviceMergeSort (merge_sort_cub.cu)"},
         {"thrust", ImplKind::Library, "thrust::merge, thrust::sort with the comparator (merge_sort_thrust.cu)"},
         {"cpu", ImplKind::Cpu, "sequential merge; bottom-up merge sort on every host thread (merge_sort_cpu.cpp)"},
     };
     def.baseline = "cub";
     def.items_unit = "Gkeys/s";
-    def.extra_options = {
-        {"op", "OP", "which operation to check and benchmark", "all", {"merge", "sort", "all"}},
-        {"type", "TYPE", "key type of the benchmark (event: an 8-byte struct ordered by time)", "u32",
-         {"u32", "i32", "f32", "u64", "event"}},
-    };
+    def.extra_options = merge_sort_options();
     def.max_size = std::size_t{1} << 31;
     def.bench_sizes = {p2(20), p2(24), p2(28)};
     def.cases = merge_sort_cases;
@@ -944,8 +1080,10 @@ ExerciseDef exercise() {
         return check_case(impl.name, c, seed);
     };
     def.bench = merge_sort_bench;
-    // The largest case: events (8 bytes) with values (4): input, output and scratch of each.
-    def.device_bytes = [](std::size_t n) { return 36.0 * static_cast<double>(n) + 64.0 * (1 << 20); };
+    // The benchmark of the run's --type and --op at size n, counted above (--type u32, --op all:
+    // 76.25 n + 32 MiB on the device, 48 n + 16 MiB on the host; at 2^28, 19.1 GiB and 12.0 GiB).
+    def.device_bytes = [](std::size_t n, const Options& opts) { return merge_sort_device_bytes(n, opts); };
+    def.host_bytes = [](std::size_t n, const Options& opts) { return merge_sort_host_bytes(n, opts); };
     return def;
 }
 

@@ -130,6 +130,11 @@ template <class Key>
 pmpp::Measurement bench_merge_call(const MergeCall<Key>& merge, std::size_t n, pmpp::BenchContext& ctx,
                                    const std::string& section, const std::string& label);
 
+// Empties the benchmark's cache of inputs and CPU answers (made once per size and seed, and kept
+// until the next size's first row). For the memory tests: a benchmark that replaces a large cache
+// frees it first, and its peak then reads low by what an earlier test left there.
+void clear_bench_cache();
+
 pmpp::ExerciseDef exercise();
 
 }  // namespace merge_sort

@@ -122,11 +122,7 @@ template <typename T>
 void trace(const View& view, std::uint32_t* counts) {
     if (view.image_width <= 0 || view.image_height <= 0) return;
     static const int resident_blocks = [] {
-        int device = 0, sms = 0, per_sm = 0;
-        PMPP_CUDA_CHECK(cudaGetDevice(&device));
-        PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        PMPP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, trace_tiles<T>, kTileThreads, 0));
-        return sms * (per_sm > 0 ? per_sm : 1);
+        return pmpp::device_limits().sm_count * pmpp::resident_blocks_per_sm(trace_tiles<T>, kTileThreads, 0);
     }();
     static const std::vector<int> sizes = level_sizes();
     // Tile lists of the levels after the first (a tile has at most four children), and their

@@ -16,6 +16,7 @@
 #include "mandelbrot.h"
 
 #include "common/cuda_check.h"
+#include "common/device_limits.h"
 
 #include <cuda_runtime.h>
 
@@ -283,11 +284,8 @@ template <typename T, typename Engine>
 void launch_from_queue(const View& view, std::uint32_t* counts, const Engine& engine) {
     if (view.image_width <= 0 || view.image_height <= 0) return;
     static const int resident_blocks = [] {
-        int device = 0, sms = 0, per_sm = 0;
-        PMPP_CUDA_CHECK(cudaGetDevice(&device));
-        PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        PMPP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, render_from_queue<T, Engine>, kQueueThreads, 0));
-        return sms * (per_sm > 0 ? per_sm : 1);
+        return pmpp::device_limits().sm_count *
+               pmpp::resident_blocks_per_sm(render_from_queue<T, Engine>, kQueueThreads, 0);
     }();
     const std::size_t pixels = static_cast<std::size_t>(view.image_width) * view.image_height;
     const std::size_t needed = (pixels + kQueueThreads - 1) / kQueueThreads;

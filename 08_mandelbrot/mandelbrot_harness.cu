@@ -712,13 +712,18 @@ namespace {
 
 std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, BenchContext& ctx) {
     const std::vector<std::string> views = selected_views(ctx.opts, false);
+    // Options that hold no exercise options (a bench called directly, as
+    // pmpp::testing::expect_memory_estimates does with a default pmpp::Options): every view, and
+    // no pictures.
+    const bool parsed = ctx.opts.extra.count("no-images") != 0;
+    const bool pictures = parsed && !ctx.opts.flag("no-images");
+    const std::string palette_name = ctx.opts.extra.count("palette") ? ctx.opts.get("palette") : "ocean";
     Palette palette;
-    if (!parse_palette(ctx.opts.get("palette"), palette))
-        throw UsageError("option --palette: unknown palette '" + ctx.opts.get("palette") + "' (ocean, fire, gray, seed)");
+    if (!parse_palette(palette_name, palette))
+        throw UsageError("option --palette: unknown palette '" + palette_name + "' (ocean, fire, gray, seed)");
     static std::set<std::string> pictured;  // image directories written by this process
-    if (!ctx.opts.flag("no-images") && pictured.insert(ctx.opts.get("images")).second)
-        write_images(ctx.opts, views, palette);
-    if (!ctx.opts.flag("no-images") && impl.kind == ImplKind::Student) write_student_images(ctx.opts, views, palette);
+    if (pictures && pictured.insert(ctx.opts.get("images")).second) write_images(ctx.opts, views, palette);
+    if (pictures && impl.kind == ImplKind::Student) write_student_images(ctx.opts, views, palette);
     const double peak = fp32_peak_flops(ctx.device);
     static bool peak_noted = false;
     std::vector<Measurement> rows;
@@ -832,6 +837,80 @@ std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, Bench
     return rows;
 }
 
+// ---- Memory of one size (n = the image width) ------------------------------------------------
+//
+// What fits() compares with the device's free memory and the host's available memory before a
+// width runs (ExerciseDef::device_bytes and host_bytes), counted buffer by buffer. The benchmark
+// holds the most: it renders the views one at a time, freeing each one's arrays, but keeps the
+// pinned counts of every view on the host. A check case of width n holds less (its image and
+// guards on the device; the CPU's counts, cached, and a download on the host). What the check
+// cached before (the CPU counts of its cases) is already missing from what fits() finds.
+
+constexpr double kMiB = 1048576.0;
+constexpr double kCountBytes = sizeof(std::uint32_t);
+
+// The views of the benchmark at width n (every preset, at its aspect): the pixels of the largest
+// (inside: n x n), of all of them, their rows, and the largest number of border tracing's first
+// tiles (64 x 64, mandelbrot_5_border_tracing.cu's kFirstTile).
+struct ViewsAtWidth {
+    double largest = 0, all = 0, rows = 0, first_tiles = 0;
+};
+ViewsAtWidth views_at_width(std::size_t n) {
+    ViewsAtWidth w;
+    const int width = static_cast<int>(std::min<std::size_t>(n, std::size_t{1} << 20));
+    for (const Preset& p : presets()) {
+        const View v = at_width(p, width);
+        const double pixels = static_cast<double>(v.image_width) * v.image_height;
+        w.largest = std::max(w.largest, pixels);
+        w.all += pixels;
+        w.rows += v.image_height;
+        const double tiles = std::ceil(v.image_width / 64.0) * std::ceil(v.image_height / 64.0);
+        w.first_tiles = std::max(w.first_tiles, tiles);
+    }
+    return w;
+}
+
+double mandelbrot_device_bytes(std::size_t n) {
+    const ViewsAtWidth w = views_at_width(n);
+    const ViewsAtWidth pictured = views_at_width(kImageWidth);
+    // The largest view's moment, the seed kernel's profiling after its row: warp trips, warp
+    // efficiency and the profiled twin's counts, 12 bytes per pixel. (Its row before it holds the
+    // image and the pinned counts, 8 bytes per pixel, and the image's guard zones, 16 rows each
+    // side; bench_reference, the pinned counts downloaded, 4.)
+    const std::size_t guard =
+        std::max(guard_bytes<std::uint32_t>(), (kGuardRows * n * sizeof(std::uint32_t) + 255) / 256 * 256);
+    const double guards = 2.0 * static_cast<double>(guard);
+    const double one_view = std::max(3 * kCountBytes * w.largest, 2 * kCountBytes * w.largest + guards);
+    // `make run`'s pictures, before the first view: counts, trips, |z|^2 and efficiency of the
+    // largest view at 960 pixels wide, 16 bytes per pixel (freed before the views of size n).
+    const double pictures = 4 * kCountBytes * pictured.largest;
+    // Border tracing's tile lists (static, one set per precision, kept between calls, grown to the
+    // largest image so far): 4 and 16 tiles of 16 bytes for each first tile, 320 bytes per 64 x 64
+    // pixels. Counted though border runs after the seed's profiling: a set grown by an earlier
+    // width or the check stays.
+    const double tile_lists = 2 * (4 + 16) * 16.0 * w.first_tiles;
+    // Small buffers (the work queue, the device check's sums, the warp counters, the FMA probe's
+    // sink, the lists' lengths), a 2 MiB page each at most.
+    const double small = 8 * kMiB;
+    return std::max(one_view, pictures) + tile_lists + small;  // 12 bytes per pixel of the largest view
+}
+
+double mandelbrot_host_bytes(std::size_t n) {
+    const ViewsAtWidth w = views_at_width(n);
+    const ViewsAtWidth pictured = views_at_width(kImageWidth);
+    // bench_reference's cache (static, every view of the size): the pinned kernel's counts,
+    // 4 bytes per pixel, and 8 bytes per row of iteration totals.
+    const double references = kCountBytes * w.all + 8.0 * w.rows;
+    // One image more at the largest view: the CPU reference's output in its row (or, while the
+    // view's reference is made, the CPU's sample image beside it).
+    const double cpu_image = kCountBytes * w.largest;
+    // `make run`'s pictures at 960 wide, before the first view: four arrays downloaded, the RGB
+    // image and the PNG encoder's rows, about 24 bytes per pixel.
+    const double pictures = 24.0 * pictured.largest;
+    const double small = 16 * kMiB;
+    return std::max(references + cpu_image, pictures) + small;  // 20.1 bytes per pixel of an n x n image
+}
+
 std::vector<std::string> view_names() {
     std::vector<std::string> names;
     for (const auto& p : presets()) names.push_back(p.view.name);
@@ -871,8 +950,10 @@ ExerciseDef exercise() {
         return check_case(render_by_name(impl.name), impl.name == "pinned", c, seed);
     };
     def.bench = mandelbrot_bench;
-    // Output, the pinned reference and the profiling arrays: 16 bytes per pixel of a square image.
-    def.device_bytes = [](std::size_t n) { return 16.0 * static_cast<double>(n) * static_cast<double>(n) + (64 << 20); };
+    // The benchmark at width n, counted above: 12 bytes per pixel of an n x n image on the device,
+    // 20.1 on the host (at 3840: 179 MiB and 298 MiB).
+    def.device_bytes = [](std::size_t n, const Options&) { return mandelbrot_device_bytes(n); };
+    def.host_bytes = [](std::size_t n, const Options&) { return mandelbrot_host_bytes(n); };
     return def;
 }
 

@@ -585,13 +585,8 @@ void expect_same_verdict(const std::string& label, const std::vector<std::uint32
     }
 }
 
-// What the benchmark hands bench_render: the command line's defaults, 2 warm-ups, 3 timed runs.
-struct BenchSetup {
-    pmpp::Options opts;
-    pmpp::DeviceSummary device = pmpp::describe_device(0);
-    pmpp::L2Flusher flusher;
-    pmpp::BenchContext ctx{opts, pmpp::testing::test_seed(), pmpp::TimingOptions{2, 3, true}, flusher, device};
-};
+// What the benchmark hands bench_render (pmpp::testing::BenchFixture): 2 warm-ups, 3 timed runs.
+const pmpp::TimingOptions kBenchTiming{2, 3, true};
 
 }  // namespace
 
@@ -666,7 +661,7 @@ TEST(BenchmarkRejects, AKernelThatReturnsAtOnceWhenItSeesTheSameArgumentsAgain) 
     const CheckResult checked =
         check_case(wrong::remembers_its_last_call, false, preset_case("full", Precision::Float, 257, 145), 1);
     EXPECT_TRUE(checked.ok) << checked.report();
-    BenchSetup bench;
+    pmpp::testing::BenchFixture bench(kBenchTiming);
     const pmpp::Measurement warm = bench_render(wrong::remembers_its_last_call, false, "full", 256, bench.ctx);
     EXPECT_FALSE(warm.correct);
     EXPECT_NE(warm.check_message.find("warm-up run 2 of 2: 43776 of 43776 pixels were never written"), std::string::npos)
@@ -684,7 +679,7 @@ TEST(BenchmarkRejects, AKernelThatReturnsAtOnceWhenItSeesTheSameArgumentsAgain) 
 
 TEST(BenchmarkRejects, AWriteOutsideTheImageAtItsFirstRun) {
     PMPP_REQUIRE_GPU();
-    BenchSetup bench;
+    pmpp::testing::BenchFixture bench(kBenchTiming);
     // full at 256 wide is 256x171 = 43776 pixels, a multiple of the flat kernel's 256-thread block.
     const pmpp::Measurement past = bench_render(wrong::writes_one_past_the_end, false, "full", 256, bench.ctx);
     EXPECT_FALSE(past.correct);
@@ -701,7 +696,7 @@ TEST(BenchmarkRejects, AWriteOutsideTheImageAtItsFirstRun) {
 
 TEST(BenchmarkRejects, CountsTheCheckRejectsByTheSameRule) {
     PMPP_REQUIRE_GPU();
-    BenchSetup bench;
+    pmpp::testing::BenchFixture bench(kBenchTiming);
     bench.ctx.timing.warmup = 0;
     // Off by one: rejected away from the boundary (the tolerant rule: full in float at 256 wide).
     ASSERT_EQ(mode_for(false, find_preset("full"), Precision::Float, 256), CheckMode::Tolerant);
@@ -836,4 +831,25 @@ TEST(Harness, RejectsAnUnknownViewOrPaletteAsAUsageErrorBeforeLookingForAGpu) {
     const char* palette[] = {"mandelbrot", "--bench", "--impl", "seed", "--size", "32", "--view", "full",
                              "--palette", "rainbow", "--images", "/tmp/mandelbrot_never_written"};
     EXPECT_EQ(pmpp::run_exercise(exercise(), 12, const_cast<char**>(palette), results), pmpp::kExitUsage);
+}
+
+// The bench and the case list called without a command line (as expect_memory_estimates calls
+// def.bench, with a default pmpp::Options): every option at its default, and no pictures. No
+// GPU needed.
+TEST(Harness, TakesEachOptionsDefaultWhereTheOptionsHoldNone) {
+    const pmpp::ExerciseDef def = exercise();
+    const std::vector<Case> parsed = def.cases(pmpp::default_options(def.extra_options));
+    const std::vector<Case> unparsed = def.cases(pmpp::Options{});
+    ASSERT_EQ(parsed.size(), unparsed.size());
+    for (std::size_t i = 0; i < parsed.size(); ++i) EXPECT_EQ(parsed[i].label, unparsed[i].label);
+}
+
+// ---- device: what fits() reckons a width needs --------------------------------------------------
+
+// Last in the file: by now every kernel is loaded and border tracing's tile lists are small, so
+// the peaks measured are the benchmark's own. 8192 wide (inside: 8192 x 8192) makes the images
+// outweigh every fixed buffer; the CPU rows time a sample of rows: a few seconds in all.
+TEST(MandelbrotMemory, EstimatesBoundThePeaksOfTheBenchmarkAt8192PixelsWide) {
+    PMPP_REQUIRE_GPU();
+    pmpp::testing::expect_memory_estimates(exercise(), 8192);
 }

@@ -100,7 +100,10 @@ def _environment(doc: dict) -> str:
     rubric = doc.get("rubric", {})
     rows = [("student", doc.get("student")), ("GPU", env.get("gpu") or "no GPU found"),
             ("driver", env.get("driver")), ("CUDA runtime", env.get("cuda_runtime")), ("nvcc", env.get("nvcc")),
-            ("compute capability", env.get("compute_capability")), ("seed", doc.get("seed")),
+            ("compute capability", env.get("compute_capability")),
+            ("device profile", (env.get("device_profile") + ": shapes and sizes as on that GPU, timings this GPU's")
+             if env.get("device_profile") else "none (the GPU's own limits)"),
+            ("seed", doc.get("seed")),
             ("date", doc.get("date")), ("finished", doc.get("finished") or "not finished"),
             ("grading time", f"{float(doc.get('wall_s', 0.0)):.0f} s"), ("graded from", doc.get("source")),
             ("tree", doc.get("tree")), ("rubric", f"{rubric.get('path', '?')} (digest {rubric.get('digest', '?')})")]

@@ -211,6 +211,10 @@ def run_env(gpu: Optional[str]) -> Dict[str, str]:
 def gpu_environment(gpu: Optional[str], nvcc: str = "nvcc") -> Dict[str, object]:
     env: Dict[str, object] = {"gpu": None, "gpu_index": gpu, "driver": None, "cuda_runtime": None, "nvcc": None,
                               "compute_capability": None}
+    # PMPP_DEVICE_PROFILE=t4 (common/device_limits.h): every run chooses shapes and sizes as on
+    # that GPU; the timings stay this GPU's. The report says so.
+    if os.environ.get("PMPP_DEVICE_PROFILE"):
+        env["device_profile"] = os.environ["PMPP_DEVICE_PROFILE"]
     query = ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"]
     if gpu is not None:
         query += ["-i", str(gpu)]

@@ -91,6 +91,7 @@ help:
 	@echo "  make          build every exercise (your code and the reference answer)"
 	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
 	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
+	@echo "                (with a GPU, the device tests again as on a T4: TEST_PROFILE=t4|rtx3060|l4|a100, empty for none)"
 	@echo "  make grade    grade every exercise (GRADE_ARGS='--submissions DIR' grades a folder of submissions)"
 	@echo "  make student-release DEST=DIR  the students' copy: reference answers compiled, not as sources"
 	@echo "  make clean    remove every build/ folder"

@@ -725,7 +725,6 @@ std::vector<Measurement> bench_renderer(const RenderFn& fn, const Impl& impl, st
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
 constexpr int kDefaultFrames = 3;  // --frames' default
 // render_3_binned.cu's kMaxPairs: beyond this many pairs the tiled renderer takes the scene.
 constexpr double kBinnedMaxPairs = static_cast<double>(std::int64_t{1} << 28);
@@ -734,11 +733,6 @@ constexpr double kBinnedMaxPairs = static_cast<double>(std::int64_t{1} << 28);
 // places move, which changes the binned renderer's pairs by a fraction of a percent.
 constexpr int kDrawnFrames = 8;
 
-// cudaMalloc commits a big buffer in whole 2 MiB pages (small ones share pages).
-double committed(double bytes) {
-    constexpr double kPage = 2 * kMiB;
-    return bytes < kPage / 2 ? bytes : std::ceil(bytes / kPage) * kPage;
-}
 
 // A frame of a scene, as the estimates know it: its circles, what its host copy holds (the
 // vectors' capacities, as the scene cache keeps them), and every `stride`-th circle, to count the
@@ -888,17 +882,17 @@ double binned_workspace_bytes(const std::vector<const FrameSample*>& frames, int
         sort = std::max(sort, sort_storage_bytes(b.pairs, b.tiles));
         ranges = std::max(ranges, 2 * 4.0 * b.tiles);
     }
-    return 2 * committed(counts)    // kCounts, kOffsets: 4 bytes a circle each
-           + committed(scan)        // kScanWorkspace: the single-pass scan's tile words
+    return 2 * committed_device_bytes(counts)    // kCounts, kOffsets: 4 bytes a circle each
+           + committed_device_bytes(scan)        // kScanWorkspace: the single-pass scan's tile words
            + 8                      // kTotal
-           + 2 * committed(pairs)   // kPairsIn, kPairsOut: keys and circles, 8 bytes a pair each
-           + committed(sort)        // kSortTemp: CUB's storage, about 8 bytes a pair more
-           + committed(ranges);     // kRanges: each tile's start and end
+           + 2 * committed_device_bytes(pairs)   // kPairsIn, kPairsOut: keys and circles, 8 bytes a pair each
+           + committed_device_bytes(sort)        // kSortTemp: CUB's storage, about 8 bytes a pair more
+           + committed_device_bytes(ranges);     // kRanges: each tile's start and end
 }
 
 // A scene's copy on the device (DeviceScene): its circles and colors.
 double device_scene_bytes(const FrameSample& f) {
-    return committed(sizeof(Circle) * static_cast<double>(f.count)) + committed(sizeof(Rgb) * static_cast<double>(f.count));
+    return committed_device_bytes(sizeof(Circle) * static_cast<double>(f.count)) + committed_device_bytes(sizeof(Rgb) * static_cast<double>(f.count));
 }
 
 // The device memory the benchmark of one scene at width x width holds at once (bench_frames),
@@ -909,9 +903,9 @@ double bench_scene_device_bytes(const SceneSample& s, int width) {
     const double pixels = static_cast<double>(width) * static_cast<double>(width);
     const double frames = s.total([&](const FrameSample& f) {
         return device_scene_bytes(f)
-               + committed(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>())  // the image between guard zones (16 KiB)
-               + committed(sizeof(Rgba) * pixels)  // FrameCheck: the CPU's image, for every run's check
-               + committed(pixels);                // FrameCheck: near_edge, when a renderer's differences need it
+               + committed_device_bytes(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>())  // the image between guard zones (16 KiB)
+               + committed_device_bytes(sizeof(Rgba) * pixels)  // FrameCheck: the CPU's image, for every run's check
+               + committed_device_bytes(pixels);                // FrameCheck: near_edge, when a renderer's differences need it
     });
     return frames + binned_workspace_bytes(s.drawn, width, width);
 }
@@ -921,7 +915,7 @@ double bench_scene_device_bytes(const SceneSample& s, int width) {
 // are checked one after the other.)
 double check_frame_device_bytes(const FrameSample& f, int width, int height) {
     const double pixels = static_cast<double>(width) * static_cast<double>(height);
-    return device_scene_bytes(f) + committed(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>()) +
+    return device_scene_bytes(f) + committed_device_bytes(sizeof(Rgba) * pixels + 2.0 * guard_bytes<Rgba>()) +
            binned_workspace_bytes({&f}, width, height);
 }
 

@@ -305,11 +305,6 @@ std::vector<Measurement> bench_typed(const Impl& impl, std::size_t n, BenchConte
 // a quarter of 2^26's) and what the check left (18 MiB). At 2^26: 1654 MiB for u32 keys (the
 // defaults), 3516 MiB for f32 pairs; host 512 and 768 MiB.
 
-constexpr double kMiB = 1048576.0;
-
-// cudaMalloc gives a large buffer whole 2 MiB pages; small ones share pages.
-double allocation(double bytes) { return bytes < kMiB ? bytes : std::ceil(bytes / (2 * kMiB)) * 2 * kMiB; }
-
 double rounded_to_128(double bytes) { return std::ceil(bytes / 128) * 128; }
 
 // What CUB's onesweep radix sort of 32-bit keys holds besides arrays of keys and values
@@ -333,12 +328,8 @@ double cub_state_bytes(std::size_t n) {
 // is counted, at every later size.
 double thrust_block_bytes(std::size_t s, bool pairs) {
     const double array = rounded_to_128(4.0 * static_cast<double>(s));
-    return allocation(array + (pairs ? array : 0) + cub_state_bytes(s));
+    return committed_device_bytes(array + (pairs ? array : 0) + cub_state_bytes(s));
 }
-
-// What run_exercise runs: --check, --bench, or both when neither is given.
-bool runs_check(const Options& opts) { return opts.check || !opts.bench; }
-bool runs_bench(const Options& opts) { return opts.bench || !opts.check; }
 
 // The sizes of the check's cases (bitonic_cases): each size with every kind of sort.
 const std::set<std::size_t>& check_sizes() {
@@ -353,7 +344,7 @@ const std::set<std::size_t>& check_sizes() {
 // Whether the check of this run sorts n keys: n is a size of its list (at most --max-size), or
 // --size N, at which it runs every kind (exercise.cpp's selected_cases).
 bool checks_size(std::size_t n, const Options& opts) {
-    if (!runs_check(opts)) return false;
+    if (!opts.runs_check()) return false;
     if (opts.size) return n == *opts.size;
     return check_sizes().count(n) > 0 && (!opts.max_size || n <= *opts.max_size);
 }
@@ -376,13 +367,13 @@ double check_pool_bytes(std::size_t n, const Options& opts) {
 double bench_pool_bytes(std::size_t n, bool pairs, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
     // --size N with the check: the check at N made a block for keys and one for pairs; the
     // thrust row takes one of them again.
-    if (opts.size && runs_check(opts)) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
+    if (opts.size && opts.runs_check()) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
     double pool = thrust_block_bytes(n, pairs);  // the thrust row's block at n
     if (!opts.size) {
         // One block for each smaller benchmark size: they run first, in increasing order.
         for (std::size_t s : bench_sizes)
             if (s < n) pool += thrust_block_bytes(s, pairs);
-        if (runs_check(opts)) pool += check_leftover_bytes();  // what the check left
+        if (opts.runs_check()) pool += check_leftover_bytes();  // what the check left
     }
     return pool;
 }
@@ -391,7 +382,7 @@ double bench_pool_bytes(std::size_t n, bool pairs, const Options& opts, const st
 // values), the cub row.
 double check_device_bytes(std::size_t n, const Options& opts) {
     const double N = static_cast<double>(n);
-    const double array = allocation(4.0 * N);  // n keys, or n values
+    const double array = committed_device_bytes(4.0 * N);  // n keys, or n values
     // SortReference: the pristine keys and values the input is restored from, the expected keys,
     // one pairing flag per element, the count.
     const double reference = 4 * array + 8;
@@ -399,12 +390,12 @@ double check_device_bytes(std::size_t n, const Options& opts) {
     // (at least 1024 elements).
     const double padding = static_cast<double>(padded_length(n) - n);
     const double guard = std::max(4096.0, std::ceil(4.0 * padding / 256) * 256);
-    const double sorted = 2 * allocation(4.0 * N + 2 * guard);
+    const double sorted = 2 * committed_device_bytes(4.0 * N + 2 * guard);
     // sort_by_name("cub"): its copies of the input keys and values (CUB sorts out of place).
     const double cub_input = 2 * array;
     // CubRadixSort: its temporary storage (a second array of keys and one of values, CUB's
     // state) and the ordered bits it sorts float keys as.
-    const double cub = allocation(8.0 * N + cub_state_bytes(n)) + array;
+    const double cub = committed_device_bytes(8.0 * N + cub_state_bytes(n)) + array;
     return reference + sorted + cub_input + cub + check_pool_bytes(n, opts);
 }
 
@@ -413,17 +404,17 @@ double bench_device_bytes(std::size_t n, const CaseKind& kind, const Options& op
                           const std::vector<std::size_t>& bench_sizes) {
     const double N = static_cast<double>(n);
     const bool pairs = kind.with_values;
-    const double keys = allocation(4.0 * N);            // n keys (every key type is 4 bytes)
-    const double values = pairs ? allocation(4.0 * N) : 0;  // n values, with --pairs
+    const double keys = committed_device_bytes(4.0 * N);            // n keys (every key type is 4 bytes)
+    const double values = pairs ? committed_device_bytes(4.0 * N) : 0;  // n values, with --pairs
     // SortReference: the pristine keys (and values) the input is restored from, the expected
     // keys, with values one pairing flag per element; the count.
     const double reference = 2 * keys + 2 * values + 8;
     // The cub row's own copy of the input, its keys (and values) out of place.
     const double cub_input = keys + values;
     // The outputs between guard zones of 1024 elements (values_out keeps its zones for keys alone).
-    const double outputs = allocation(4.0 * N + 2 * 4096) + allocation((pairs ? 4.0 * N : 0) + 2 * 4096);
+    const double outputs = committed_device_bytes(4.0 * N + 2 * 4096) + committed_device_bytes((pairs ? 4.0 * N : 0) + 2 * 4096);
     // CubRadixSort: its temporary storage, a second array of keys (and of values) and CUB's state.
-    const double cub_temp = allocation((pairs ? 8.0 : 4.0) * N + cub_state_bytes(n));
+    const double cub_temp = committed_device_bytes((pairs ? 8.0 : 4.0) * N + cub_state_bytes(n));
     // The ordered bits CubRadixSort sorts float keys as (--type f32).
     const double ordered_bits = kind.type == KeyType::F32 ? keys : 0;
     return reference + cub_input + outputs + cub_temp + ordered_bits + bench_pool_bytes(n, pairs, opts, bench_sizes);
@@ -434,7 +425,7 @@ double bench_device_bytes(std::size_t n, const CaseKind& kind, const Options& op
 double device_bytes_at(std::size_t n, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
     double most = 0;
     if (checks_size(n, opts)) most = check_device_bytes(n, opts);
-    if (runs_bench(opts)) most = std::max(most, bench_device_bytes(n, bench_kind(opts), opts, bench_sizes));
+    if (opts.runs_bench()) most = std::max(most, bench_device_bytes(n, bench_kind(opts), opts, bench_sizes));
     return most;
 }
 
@@ -444,7 +435,7 @@ double host_bytes_at(std::size_t n, const Options& opts) {
     // The check of one case (check_sort), with values: the input's keys and values, its sorted
     // keys. (Only a wrong output is downloaded: not counted.)
     if (checks_size(n, opts)) most = 3 * 4.0 * N;
-    if (runs_bench(opts)) {
+    if (opts.runs_bench()) {
         const bool pairs = bench_kind(opts).with_values;
         // The benchmark's input, keys (and values), and its sorted keys (bench_data: once per
         // size, for every row).

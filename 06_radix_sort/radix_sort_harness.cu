@@ -924,15 +924,6 @@ std::vector<Measurement> radix_sort_bench(const Impl& impl, std::size_t n, Bench
 
 namespace {
 
-constexpr double kMiB = 1048576.0;
-
-// cudaMalloc gives a large buffer whole 2 MiB pages; small ones share pages.
-double allocation(double bytes) { return bytes < kMiB ? bytes : std::ceil(bytes / (2 * kMiB)) * 2 * kMiB; }
-
-// What run_exercise runs: --check, --bench, or both when neither is given.
-bool runs_check(const Options& opts) { return opts.check || !opts.bench; }
-bool runs_bench(const Options& opts) { return opts.bench || !opts.check; }
-
 // One kind of sort as far as memory goes: the key type, and values or not.
 using SortKind = std::pair<KeyType, bool>;
 
@@ -953,7 +944,7 @@ const std::map<std::size_t, std::set<SortKind>>& check_kinds() {
 // list's cases of n keys (none above --max-size); with --size N, those or, when that leaves none,
 // every kind at N. Empty when the check sorts no n keys.
 std::set<SortKind> kinds_checked_at(std::size_t n, const Options& opts) {
-    if (!runs_check(opts) || (opts.size && n != *opts.size)) return {};
+    if (!opts.runs_check() || (opts.size && n != *opts.size)) return {};
     const auto listed = check_kinds().find(n);
     if (listed != check_kinds().end() && !(opts.max_size && n > *opts.max_size)) return listed->second;
     std::set<SortKind> every;
@@ -982,13 +973,13 @@ double largest_workspace(const std::vector<std::string>& impls, std::size_t n, b
 template <class Key>
 double sort_device_bytes(const std::vector<std::string>& impls, std::size_t n, bool pairs) {
     const double N = static_cast<double>(n);
-    const double keys_in = allocation(sizeof(Key) * N);                       // the input's keys
-    const double values_in = pairs ? allocation(sizeof(Value) * N) : 0;      // and values
+    const double keys_in = committed_device_bytes(sizeof(Key) * N);                       // the input's keys
+    const double values_in = pairs ? committed_device_bytes(sizeof(Value) * N) : 0;      // and values
     // The outputs between guard zones (values_out has its zones even for keys alone), and the
     // largest workspace between its own.
-    const double keys_out = allocation(sizeof(Key) * N + 2.0 * guard_bytes<Key>());
-    const double values_out = allocation((pairs ? sizeof(Value) * N : 0) + 2.0 * guard_bytes<Value>());
-    const double workspace = allocation(largest_workspace<Key>(impls, n, pairs) + 2.0 * guard_bytes<unsigned char>());
+    const double keys_out = committed_device_bytes(sizeof(Key) * N + 2.0 * guard_bytes<Key>());
+    const double values_out = committed_device_bytes((pairs ? sizeof(Value) * N : 0) + 2.0 * guard_bytes<Value>());
+    const double workspace = committed_device_bytes(largest_workspace<Key>(impls, n, pairs) + 2.0 * guard_bytes<unsigned char>());
     return keys_in + values_in + keys_out + values_out + workspace;
 }
 
@@ -997,8 +988,8 @@ double sort_device_bytes(const std::vector<std::string>& impls, std::size_t n, b
 template <class Key>
 double bench_device_bytes(const std::vector<std::string>& impls, std::size_t n, bool pairs) {
     const double N = static_cast<double>(n);
-    const double keys = allocation(sizeof(Key) * N);
-    const double values = pairs ? allocation(sizeof(Value) * N) : 0;
+    const double keys = committed_device_bytes(sizeof(Key) * N);
+    const double values = pairs ? committed_device_bytes(sizeof(Value) * N) : 0;
     const double compared_with = 2 * keys + 2 * values;  // expected and original keys (and values)
     return sort_device_bytes<Key>(impls, n, pairs) + compared_with;
 }
@@ -1038,7 +1029,7 @@ double device_bytes_at(const std::vector<std::string>& impls, std::size_t n, con
             most = std::max(most, sort_device_bytes<typename decltype(tag)::type>(impls, n, kind.second));
             return 0;
         });
-    if (runs_bench(opts)) {
+    if (opts.runs_bench()) {
         const BenchChoice sorts = bench_sorts(opts);
         with_key_type(sorts.type, [&](auto tag) {
             using Key = typename decltype(tag)::type;
@@ -1058,7 +1049,7 @@ double host_bytes_at(std::size_t n, const Options& opts) {
             most = std::max(most, check_host_bytes<typename decltype(tag)::type>(n, kind.second));
             return 0;
         });
-    if (runs_bench(opts)) {
+    if (opts.runs_bench()) {
         const BenchChoice sorts = bench_sorts(opts);
         with_key_type(sorts.type, [&](auto tag) {
             most = std::max(most, bench_host_bytes<typename decltype(tag)::type>(n, sorts.keys, sorts.pairs));

@@ -961,7 +961,6 @@ std::vector<Measurement> merge_sort_bench(const Impl& impl, std::size_t n, Bench
 // cache until this size's first entry replaces it) is already missing from what fits() finds
 // free; the terms count what this size allocates, CUB's growing block at its full size.
 
-constexpr double kMiB = 1048576.0;
 constexpr double kValueBytes = sizeof(PairValue);
 constexpr double kSplitBytes = sizeof(std::size_t);
 

@@ -846,7 +846,6 @@ std::vector<Measurement> mandelbrot_bench(const Impl& impl, std::size_t n, Bench
 // guards on the device; the CPU's counts, cached, and a download on the host). What the check
 // cached before (the CPU counts of its cases) is already missing from what fits() finds.
 
-constexpr double kMiB = 1048576.0;
 constexpr double kCountBytes = sizeof(std::uint32_t);
 
 // The views of the benchmark at width n (every preset, at its aspect): the pixels of the largest

@@ -51,6 +51,9 @@ struct Options {
     int repeats = 20;
     int warmup = 2;
     std::map<std::string, std::string> extra;  // exercise options, by name (defaults filled in)
+    // What a run does: --check, --bench, or both when neither is given.
+    bool runs_check() const { return check || !bench; }
+    bool runs_bench() const { return bench || !check; }
 
     const std::string& get(const std::string& name) const;  // an extra option's value
     bool flag(const std::string& name) const;               // an extra flag's value

@@ -126,7 +126,8 @@ public:
             std::cerr << argv_[0] << ": " << e.what() << "\n(try --list)\n";
             return finish(kExitUsage, "usage_error", e.what());
         }
-        if (!opts_.check && !opts_.bench) opts_.check = opts_.bench = true;
+        opts_.check = opts_.runs_check();
+        opts_.bench = opts_.runs_bench();
         seed_ = opts_.seed_given ? opts_.seed : fresh_seed();
         results_.set("seed", static_cast<double>(seed_));
         std::cout << def_.id << ": " << def_.title << "\n";

@@ -130,10 +130,11 @@ struct ExerciseDef {
     std::function<double(std::size_t n, const Options& opts)> host_bytes;
 };
 
-// For device_bytes: what cudaMalloc commits for a buffer. One of 1 MiB or more takes whole
-// 2 MiB pages; smaller ones share pages.
+// For device_bytes and host_bytes: a mebibyte, and what cudaMalloc commits for a buffer (one of
+// 1 MiB or more takes whole 2 MiB pages; smaller ones share pages).
+constexpr double kMiB = 1048576.0;
 inline double committed_device_bytes(double bytes) {
-    constexpr double kPage = 2.0 * 1048576.0;
+    constexpr double kPage = 2.0 * kMiB;
     return bytes < kPage / 2 ? bytes : std::ceil(bytes / kPage) * kPage;
 }
 

@@ -108,9 +108,11 @@ std::string late_note(int late, int repeats) {
 }  // namespace
 
 L2Flusher::L2Flusher() {
-    int device = 0, l2 = 0;
+    int device = 0, l2 = 0, sms = 0;
     PMPP_CUDA_CHECK(cudaGetDevice(&device));
     PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    blocks_ = 4 * sms;
     bytes_ = std::max<std::size_t>(2 * static_cast<std::size_t>(l2), 8u << 20);
     bytes_ = (bytes_ + 15) / 16 * 16;
     PMPP_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
@@ -125,10 +127,7 @@ L2Flusher::~L2Flusher() {
 }
 
 void L2Flusher::flush(cudaStream_t stream) {
-    int device = 0, sms = 0;
-    PMPP_CUDA_CHECK(cudaGetDevice(&device));
-    PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    read_everything<<<sms * 4, 512, 0, stream>>>(buffer_, bytes_ / sizeof(int4), sink_);
+    read_everything<<<blocks_, 512, 0, stream>>>(buffer_, bytes_ / sizeof(int4), sink_);
     PMPP_CHECK_LAUNCH();
 }
 

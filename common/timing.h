@@ -33,7 +33,9 @@ struct TimingOptions {
 
 class L2Flusher {
 public:
-    L2Flusher();  // sizes itself from the current device's L2 (at least 2x, at least 8 MiB)
+    // Sizes itself from the current device's own L2 (at least 2x, at least 8 MiB), not a
+    // profile's (PMPP_DEVICE_PROFILE): the cache to empty is the real one.
+    L2Flusher();
     ~L2Flusher();
     L2Flusher(const L2Flusher&) = delete;
     L2Flusher& operator=(const L2Flusher&) = delete;
@@ -42,6 +44,7 @@ public:
 
 private:
     std::size_t bytes_ = 0;
+    int blocks_ = 0;  // of the read kernel: 4 per SM
     int4* buffer_ = nullptr;
     unsigned* sink_ = nullptr;
 };

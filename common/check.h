@@ -11,6 +11,8 @@
 // actual), with a hint when the pattern tells what went wrong (e.g. a never-written output).
 #pragma once
 
+#include "common/check_hints.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -36,33 +38,20 @@ struct CheckResult {
     std::size_t mismatches = 0;  // elements that differ (or the size of the violation)
     std::vector<Mismatch> first; // the first few, in index order
     std::string message;         // one line: what is wrong
-    std::string hint;            // optional: what the pattern suggests
+    std::string hint;            // optional: what the pattern of the differences shows (check_hints.h)
 
     explicit operator bool() const { return ok; }
     // Multi-line human report: message, then "  [index] expected E, got A" lines, then the hint.
     std::string report() const;
 
+    // Appends one more hint ("; " between hints).
+    void add_hint(const std::string& h) {
+        if (!h.empty()) hint += (hint.empty() ? "" : "; ") + h;
+    }
+
     static CheckResult pass(std::size_t checked);
     static CheckResult fail(const std::string& message);
 };
-
-// Printable form of a value, used in mismatch reports.
-inline std::string format_value(float v) {
-    std::ostringstream os;
-    os.precision(9);
-    os << v;
-    return os.str();
-}
-inline std::string format_value(double v) {
-    std::ostringstream os;
-    os.precision(17);
-    os << v;
-    return os.str();
-}
-template <typename T>
-std::enable_if_t<std::is_integral_v<T>, std::string> format_value(T v) {
-    return std::to_string(v);
-}
 
 struct Tolerance {
     double atol = 0;
@@ -71,36 +60,11 @@ struct Tolerance {
 
 namespace detail {
 
-// True when every byte of v is 0xFF: the poison the harnesses write into outputs before each
-// run (a NaN for floats, -1 or the maximum for integers).
-template <typename T>
-bool is_poison(const T& v) {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&v);
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-        if (bytes[i] != 0xFF) return false;
-    return true;
-}
-
-// Adds the hint that most often explains a wrong output.
-template <typename T>
-void add_pattern_hints(CheckResult& r, const T* expected, const T* actual, std::size_t n) {
+// The hints that the pattern of the differences supports (check_hints.h); none when no pattern fits.
+template <typename T, typename Equal>
+void add_pattern_hints(CheckResult& r, const T* expected, const T* actual, std::size_t n, Equal equal) {
     if (r.ok || n == 0) return;
-    std::size_t never_written = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        if (is_poison(actual[i]) && !is_poison(expected[i])) ++never_written;
-    auto add = [&r](const std::string& h) { r.hint += (r.hint.empty() ? "" : "; ") + h; };
-    if (never_written > 0)
-        add(std::to_string(never_written) +
-            " output element(s) still hold the poison (all bytes 0xFF: NaN for floats, -1 for integers) "
-            "written before each run: they were probably never written");
-    else if (r.mismatches == r.checked && r.checked > 1)
-        add("every element differs: is the kernel launched, and are the results copied to the right place?");
-    if (r.mismatches == 1 && r.first.size() == 1) {
-        if (r.first[0].index == n - 1)
-            add("only the last element differs: check the bound (i < n) and the tail after the last full block");
-        else if (r.first[0].index == 0)
-            add("only the first element differs: check the start index");
-    }
+    for (const std::string& h : hints::explain_differences(expected, actual, n, equal)) r.add_hint(h);
 }
 
 }  // namespace detail
@@ -128,7 +92,7 @@ CheckResult compare_with(const T* expected, const T* actual, std::size_t n, Equa
     r.ok = r.mismatches == 0;
     if (!r.ok) {
         r.message = std::to_string(r.mismatches) + " of " + std::to_string(n) + " elements differ";
-        detail::add_pattern_hints(r, expected, actual, n);
+        detail::add_pattern_hints(r, expected, actual, n, equal);
     }
     return r;
 }
@@ -177,16 +141,22 @@ template <typename T, typename Less>
 CheckResult check_sorted(const T* a, std::size_t n, Less less, std::size_t max_report = 5) {
     CheckResult r;
     r.checked = n;
+    std::vector<std::size_t> descents;  // for the runs pattern; a few thousand at most are kept
+    constexpr std::size_t kMostKept = 4096;
     for (std::size_t i = 1; i < n; ++i) {
         if (less(a[i], a[i - 1])) {
             ++r.mismatches;
+            if (descents.size() < kMostKept) descents.push_back(i);
             if (r.first.size() < max_report)
                 r.first.push_back({i, "not less than " + format_value(a[i - 1]) + " (element " + std::to_string(i - 1) + ")",
                                    format_value(a[i])});
         }
     }
     r.ok = r.mismatches == 0;
-    if (!r.ok) r.message = "not sorted: " + std::to_string(r.mismatches) + " descent(s)";
+    if (!r.ok) {
+        r.message = "not sorted: " + std::to_string(r.mismatches) + " descent(s)";
+        if (r.mismatches <= kMostKept) r.add_hint(hints::explain_descents(descents, n, current_hint_context()));
+    }
     return r;
 }
 
@@ -235,6 +205,9 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
         std::memcpy(&v, &bits, sizeof(T));
         return format_value(v);
     };
+    // Elements lost (fewer copies in the output) and gained (more copies), with an example each.
+    std::size_t lost = 0, gained = 0, poison_copies = 0;
+    std::string lost_example, gained_example;
     while (i < n || j < n) {
         // The smallest value at either head; count its copies on both sides.
         const B v = (j == n || (i < n && a[i] < b[j])) ? a[i] : b[j];
@@ -246,6 +219,18 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
             if (r.first.size() < max_report)
                 r.first.push_back({static_cast<std::size_t>(-1), std::to_string(ca) + " x " + value_of(v),
                                    std::to_string(cb) + " x " + value_of(v)});
+            const std::string example = value_of(v) + " (" + std::to_string(ca) + " in the input, " +
+                                        std::to_string(cb) + " in the output)";
+            if (ca > cb) {
+                lost += ca - cb;
+                if (lost_example.empty()) lost_example = example;
+            } else {
+                gained += cb - ca;
+                if (gained_example.empty()) gained_example = example;
+                T value;
+                std::memcpy(&value, &v, sizeof(T));
+                if (detail::is_poison(value) && ca == 0) poison_copies = cb;
+            }
         }
     }
     r.ok = r.mismatches == 0;
@@ -253,6 +238,15 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
         r.message = "not a permutation of the input: " + std::to_string(r.mismatches) +
                     " distinct value(s) occur a different number of times (expected = count in input, "
                     "actual = count in output)";
+        if (poison_copies > 0)
+            r.add_hint(std::to_string(poison_copies) +
+                       " output element(s) still hold the poison (all bytes 0xFF) written before the run: they "
+                       "were never written");
+        if (lost > 0 && gained > poison_copies)
+            r.add_hint(hints::count_of(lost, "element") + " of the input lost (e.g. " + lost_example + ") and " +
+                       std::to_string(gained - poison_copies) + " extra cop" + (gained - poison_copies == 1 ? "y" : "ies") +
+                       " of others (e.g. " + gained_example +
+                       "): one element was written over another, so its value is lost and the writer's doubled");
     }
     return r;
 }
@@ -321,7 +315,18 @@ CheckResult check_stable_sort(const K* in_keys, const V* in_values, const K* out
     if (!r.ok) {
         r.message = std::to_string(r.mismatches) + " of " + std::to_string(n) +
                     " positions differ from the stable sort of the input (key, value)";
-        r.hint = "if the keys are right, equal keys are out of input order: the sort is not stable";
+        // Unstable, and nothing else: the keys are those of the stable sort, every (key, value) pair
+        // of the input is there, and some run of equal keys holds its values in another order.
+        bool keys_right = true;
+        for (std::size_t i = 0; i < n && keys_right; ++i)
+            keys_right = std::memcmp(&in_keys[order[i]], &out_keys[i], sizeof(K)) == 0;
+        if (keys_right && check_pairs_permutation(in_keys, in_values, out_keys, out_values, n, 0).ok) {
+            std::size_t at = 0;
+            while (at < n && std::memcmp(&in_values[order[at]], &out_values[at], sizeof(V)) == 0) ++at;
+            r.hint = "the keys are sorted and every (key, value) pair is kept, but equal keys are out of input "
+                     "order (key " + format_value(out_keys[at]) + " at position " + std::to_string(at) +
+                     "): the sort is not stable";
+        }
     }
     return r;
 }

@@ -58,6 +58,80 @@ const Impl* find_impl(const ExerciseDef& def, const std::string& name) {
 
 namespace {
 
+bool is_power_of_two(std::size_t n) { return n != 0 && (n & (n - 1)) == 0; }
+
+// "n = 3, 1000 and 1025" (at most four, then "..."), sizes in ascending order, each once.
+std::string list_sizes(std::vector<std::size_t> sizes) {
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    std::string s = "n = ";
+    const std::size_t shown = std::min<std::size_t>(sizes.size(), 4);
+    for (std::size_t i = 0; i < shown; ++i) {
+        if (i > 0) s += (i + 1 == sizes.size() ? " and " : ", ");
+        s += format_size(sizes[i]);
+    }
+    if (sizes.size() > shown) s += ", ...";
+    return s;
+}
+
+}  // namespace
+
+std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, const std::vector<bool>& passed) {
+    std::vector<std::string> out;
+    std::vector<std::size_t> failing_sizes, passing_sizes;
+    bool all_failing_not_pow2 = true, a_pow2_passes = false, all_failing_in_place = true, a_copy_passes = false;
+    bool all_failing_empty = true, one_distribution = true;
+    const Case* first_failing = nullptr;
+    std::size_t failing = 0;
+    for (std::size_t i = 0; i < cases.size() && i < passed.size(); ++i) {
+        const Case& c = cases[i];
+        if (passed[i]) {
+            passing_sizes.push_back(c.n);
+            a_pow2_passes |= is_power_of_two(c.n) && c.n >= 2;
+            a_copy_passes |= !c.in_place;
+            continue;
+        }
+        ++failing;
+        failing_sizes.push_back(c.n);
+        if (first_failing == nullptr) first_failing = &c;
+        all_failing_not_pow2 &= c.n >= 3 && !is_power_of_two(c.n);
+        all_failing_in_place &= c.in_place;
+        all_failing_empty &= c.n == 0;
+        one_distribution &= c.dist == first_failing->dist;
+    }
+    if (failing == 0 || passing_sizes.empty()) return out;
+    if (all_failing_empty) {
+        out.push_back("fails only at n = 0: an empty input must launch nothing, or nothing that writes");
+        return out;
+    }
+    if (all_failing_not_pow2 && a_pow2_passes)
+        out.push_back("fails only at sizes that are not powers of two (" + list_sizes(failing_sizes) +
+                      "); every power of two passes: look at the padding, and at a partial last block or tile");
+    if (all_failing_in_place && a_copy_passes)
+        out.push_back("fails only in place (the output is the input): an element is read after another thread "
+                      "has overwritten it");
+    const std::size_t smallest_failing = *std::min_element(failing_sizes.begin(), failing_sizes.end());
+    const std::size_t largest_passing = *std::max_element(passing_sizes.begin(), passing_sizes.end());
+    if (smallest_failing > largest_passing && smallest_failing > 1)
+        out.push_back("fails only from n = " + format_size(smallest_failing) + " on; every n up to " +
+                      format_size(largest_passing) + " passes");
+    if (one_distribution) {
+        bool other_distribution_passes = false;
+        for (std::size_t i = 0; i < cases.size() && i < passed.size(); ++i)
+            other_distribution_passes |= passed[i] && cases[i].dist != first_failing->dist;
+        bool same_distribution_passes = false;  // the distribution itself, at another size
+        for (std::size_t i = 0; i < cases.size() && i < passed.size(); ++i)
+            same_distribution_passes |= passed[i] && cases[i].dist == first_failing->dist;
+        if (other_distribution_passes && !same_distribution_passes && failing >= 1 &&
+            first_failing->dist != cases.front().dist)
+            out.push_back(std::string("fails only on the ") + to_string(first_failing->dist) + " inputs (" +
+                          list_sizes(failing_sizes) + ")");
+    }
+    return out;
+}
+
+namespace {
+
 struct Failure {
     int code;
     std::string status;
@@ -291,6 +365,8 @@ private:
             }
             std::size_t passed = 0;
             std::vector<std::string> failures;
+            std::vector<Case> ran;  // the cases run, and whether each passed: the patterns over all
+            std::vector<bool> ran_passed;
             for (std::size_t i = 0; i < cases.size(); ++i) {
                 const Case& c = cases[i];
                 std::string why;
@@ -314,6 +390,8 @@ private:
                 j.set("passed", r.ok);
                 if (!r.ok) j.set("message", r.report());
                 checks.push_back(j);
+                ran.push_back(c);
+                ran_passed.push_back(r.ok);
                 if (r.ok) {
                     ++passed;
                     if (opts_.verbose) std::cout << "  PASS " << impl->name << " " << c.label << "\n";
@@ -332,7 +410,14 @@ private:
             for (std::size_t k = 0; k < shown; ++k) std::cout << "    " << indent(failures[k]) << "\n";
             if (failures.size() > shown)
                 std::cout << "    ... " << failures.size() - shown << " more failing case(s) (--verbose shows all)\n";
+            const std::vector<std::string> over_all = explain_failing_cases(ran, ran_passed);
+            for (const std::string& h : over_all) std::cout << "    hint over all cases: " << h << "\n";
             Json s = Json::object();
+            if (!over_all.empty()) {
+                Json hints = Json::array();
+                for (const std::string& h : over_all) hints.push_back(h);
+                s.set("hints", hints);
+            }
             s.set("passed", static_cast<double>(passed));
             s.set("failed", static_cast<double>(failures.size()));
             s.set("total", static_cast<double>(total));

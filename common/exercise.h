@@ -47,6 +47,7 @@ struct Case {
     std::size_t n = 0;
     Distribution dist = Distribution::Uniform;
     int variant = 0;
+    bool in_place = false;  // the output is the input (for the harness's "fails only in place")
 };
 
 // The seed of one case in a run with seed `run_seed`: derived from the case's label, not its
@@ -58,6 +59,11 @@ std::uint64_t case_seed(std::uint64_t run_seed, const Case& c);
 // distributions at the sizes in `adversarial_sizes`.
 std::vector<Case> make_cases(const std::vector<std::size_t>& sizes, const std::vector<Distribution>& dists,
                              const std::vector<std::size_t>& adversarial_sizes);
+
+// The patterns over all cases of one implementation, from the cases and whether each passed:
+// fails only at sizes that are not powers of two, only in place, only from some n on, only on one
+// distribution, only at n = 0. Facts, like check_hints.h's: no pattern, no hint.
+std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, const std::vector<bool>& passed);
 
 // Sizes on every power-of-two edge: 0, 1, and 2^k-1, 2^k, 2^k+1 for each k in `exponents`.
 std::vector<std::size_t> edge_sizes(const std::vector<int>& exponents);

@@ -5,6 +5,7 @@
 
 #include "common/cli.h"  // kLargestSeed
 #include "common/device_limits.h"
+#include "common/readme_hints.h"
 
 #include <atomic>
 #include <chrono>
@@ -12,10 +13,12 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <iostream>
 #include <malloc.h>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 namespace pmpp::testing {
 
@@ -39,6 +42,40 @@ std::uint64_t test_seed(std::uint64_t stream) {
 const GpuProbe& gpu() {
     static const GpuProbe probe = probe_gpu();
     return probe;
+}
+
+std::string exercise_readme() {
+    char exe[4096];
+    const ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return "README.md";
+    std::string path(exe, static_cast<std::size_t>(len));
+    for (int up = 0; up < 2; ++up) path = path.substr(0, path.rfind('/'));  // drop "build/tests"
+    return path + "/README.md";
+}
+
+void expect_readme_hints(const std::string& readme, const std::vector<std::string>& symptoms) {
+    std::vector<ReadmeHint> hints;
+    try {
+        hints = readme_hints(readme);
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << e.what();
+        return;
+    }
+    std::map<std::string, int> tested;
+    for (const std::string& s : symptoms) ++tested[s];
+    for (const auto& [symptom, count] : tested)
+        EXPECT_EQ(count, 1) << "\"" << symptom << "\" is listed " << count << " times among the tested symptoms";
+    std::map<std::string, int> quoted;
+    for (const ReadmeHint& h : hints) {
+        if (++quoted[h.symptom] > 1) ADD_FAILURE() << readme << ":" << h.line << ": \"" << h.symptom << "\" is quoted twice";
+        if (!tested.count(h.symptom))
+            ADD_FAILURE() << readme << ":" << h.line << ": the hint \"" << h.symptom
+                          << "\" has no wrong implementation in the tests that shows it";
+    }
+    for (const auto& entry : tested)
+        if (!quoted.count(entry.first))
+            ADD_FAILURE() << readme << ": no hint quotes \"" << entry.first
+                          << "\", the symptom a wrong implementation in the tests is checked against";
 }
 
 namespace {

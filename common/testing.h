@@ -5,6 +5,8 @@
 //  - BenchFixture: what run_exercise hands a bench function, for calling one directly.
 //  - expect_memory_estimates(): an exercise's device and host memory estimates against the
 //    peaks its benchmark really reaches.
+//  - exercise_readme(), expect_readme_hints(): the README's hints against the wrong
+//    implementations the tests hold for them (common/readme_hints.h).
 #pragma once
 
 #include "common/device.h"
@@ -65,6 +67,16 @@ void expect_memory_estimates(const ExerciseDef& def, std::size_t n, const std::v
 // The same with parsed options, timing only the implementations named in `impls` (all when empty).
 void expect_memory_estimates_with(const ExerciseDef& def, std::size_t n, const Options& opts,
                                   const std::set<std::string>& impls = {}, double slack_bytes = 0);
+
+// The README of the exercise whose test binary is running (<exercise>/build/tests, so
+// <exercise>/README.md, whatever the working directory).
+std::string exercise_readme();
+
+// Expects the README's "## Hints" section to quote exactly `symptoms`, each once and in any
+// order: the symptoms the test's wrong implementations are checked against. A hint with no wrong
+// implementation, a wrong implementation whose hint the README lost, and a malformed hint each
+// fail, naming the README line.
+void expect_readme_hints(const std::string& readme, const std::vector<std::string>& symptoms);
 
 }  // namespace pmpp::testing
 

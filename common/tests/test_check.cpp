@@ -467,3 +467,67 @@ TEST(CaseHints, GiveNoHintWhenTheFailuresFollowNoPattern) {
     for (std::size_t n : {1u, 16u, 1000u}) all_fail.add(n, false);
     EXPECT_EQ(all_fail.hints(), "") << "nothing passed, so nothing sets the failures apart";
 }
+
+// ---- README hints (readme_hints.h) ------------------------------------------------------------
+
+#include "common/readme_hints.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace {
+std::string write_readme(const std::string& body) {
+    char name[] = "/tmp/pmpp_readme_XXXXXX";
+    const int fd = mkstemp(name);
+    close(fd);
+    std::ofstream(name) << body;
+    return name;
+}
+}  // namespace
+
+TEST(ReadmeHints, ReadTheQuotedSymptomOfEveryBulletOfTheHintsSectionOnly) {
+    const std::string path = write_readme(
+        "# Ex\n\n## Tasks\n\n- not a hint\n\n## Hints\n\n- \"wrote ... past the end of z\": the bound.\n"
+        "  continued here\n- \"is off by the same amount\": the root.\n\n## Questions\n\n- why?\n");
+    const auto hints = readme_hints(path);
+    ASSERT_EQ(hints.size(), 2u);
+    EXPECT_EQ(hints[0].symptom, "wrote ... past the end of z");
+    EXPECT_EQ(hints[0].line, 9);
+    EXPECT_EQ(hints[1].symptom, "is off by the same amount");
+    std::remove(path.c_str());
+}
+
+TEST(ReadmeHints, RejectAHintThatQuotesNoSymptomNamingItsLine) {
+    const std::string path = write_readme("## Hints\n\n- \"ok\": fine\n- Think about the padding.\n");
+    try {
+        readme_hints(path);
+        ADD_FAILURE() << "a bullet without a quoted symptom was accepted";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find(":4: a hint must begin with the symptom"), std::string::npos) << e.what();
+    }
+    const std::string none = write_readme("# Ex\n\n## Tasks\n");
+    EXPECT_THROW(readme_hints(none), std::runtime_error);
+    std::remove(path.c_str());
+    std::remove(none.c_str());
+}
+
+TEST(ReadmeHints, MatchASymptomWhoseDotsStandForAnyTextInOrder) {
+    const std::string out = "n=1025: wrote 1 element past the end of z (index 1025; it has 1025 elements)";
+    EXPECT_TRUE(shows_symptom(out, "wrote ... past the end of z"));
+    EXPECT_TRUE(shows_symptom(out, "past the end"));
+    EXPECT_FALSE(shows_symptom(out, "past the end of ... wrote"));
+    EXPECT_FALSE(shows_symptom(out, "before the start of z"));
+}
+
+TEST(ReadmeHints, CheckOutputHoldsEveryFailingCaseAndTheHintsOverAllCases) {
+    std::vector<Case> cases;
+    for (std::size_t n : edge_sizes({4, 10})) cases.push_back({"n=" + format_size(n), n, Distribution::Uniform, 0});
+    const std::string out = check_output(cases, [](const Case& c) {
+        return (c.n & (c.n - 1)) == 0 || c.n < 3 ? CheckResult::pass(c.n) : CheckResult::fail("wrong tail");
+    });
+    EXPECT_TRUE(shows_symptom(out, "n=15: wrong tail")) << out;
+    EXPECT_TRUE(shows_symptom(out, "hint over all cases: fails only at sizes that are not powers of two")) << out;
+    EXPECT_FALSE(shows_symptom(out, "n=16:")) << out;
+}

@@ -78,10 +78,17 @@ grade:
 
 # The students' copy of the course, without the reference answers (grading/README.md, "The
 # student release"), e.g. make student-release DEST=~/pmpp-students RELEASE_ARGS="--exercises 01,02"
+# The instructor's command: the students' copy has no make_student_release.sh, so there `make help`
+# leaves it out and the target says why.
 RELEASE_ARGS ?=
+RELEASE_SCRIPT := $(wildcard grading/make_student_release.sh)
 student-release:
+ifneq ($(RELEASE_SCRIPT),)
 	@test -n "$(DEST)" || { echo "make student-release: say where, e.g. DEST=~/pmpp-students" >&2; exit 2; }
-	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL grading/make_student_release.sh "$(DEST)" $(RELEASE_ARGS)
+	@env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(RELEASE_SCRIPT) "$(DEST)" $(RELEASE_ARGS)
+else
+	@echo "make student-release: this is the students' copy of the course; the instructor's copy makes it" >&2; exit 2
+endif
 
 clean:
 	@for d in common $(EXERCISES); do $(MAKE) --no-print-directory -C $$d clean; done
@@ -92,9 +99,12 @@ help:
 	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
 	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
 	@echo "                (with a GPU, the device tests again as on a T4: TEST_PROFILE=t4|rtx3060|l4|a100, empty for none)"
+	@echo "  make test-build  build every test suite, run none"
 	@echo "  make grade    grade every exercise (GRADE_ARGS='--submissions DIR' grades a folder of submissions)"
+ifneq ($(RELEASE_SCRIPT),)
 	@echo "  make student-release DEST=DIR  the students' copy: reference answers compiled, not as sources"
+endif
 	@echo "  make clean    remove every build/ folder"
-	@echo "In an exercise folder: make run | test | sanitize | profile | help"
+	@echo "In an exercise folder: make run | test | sanitize | profile | forbidden | clean | help"
 	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."
 	@echo "Exercises: $(EXERCISES)"

@@ -12,14 +12,17 @@ only the STUDENT_SRCS files from it).
 
 Steps: a clean tree (git HEAD or the working tree, as the grader makes it), the plan (what goes,
 what stays; refused if a file that stays includes one that goes), the objects built in the
-clean tree, the copy written beside DEST and renamed to DEST, then checked: no withheld file in
-it, and every exercise's Makefile parses (make -n all test-build) with the objects in place.
+clean tree, the copy written beside DEST (its Markdown made to describe the copy: "The Markdown
+of the copy" below) and renamed to DEST, then checked: no withheld file in it, its Markdown's
+links lead somewhere and its READMEs name only what it holds, and every exercise's Makefile
+parses (make -n all test-build) with the objects in place.
 """
 from __future__ import annotations
 
 import argparse
 import configparser
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -301,21 +304,396 @@ def build_objects(stage: str, plan: Plan, variables: List[str], jobs: int, log_p
             progress(f"{exercise}: {len(targets)} reference object(s) built ({time.monotonic() - t0:.0f} s)")
 
 
+# ---- The Markdown of the copy -----------------------------------------------------------------
+#
+# One text serves both copies. In every Markdown file of the course, the lines between
+#     <!-- release: course-only -->   and   <!-- /release -->
+# are left out of the students' copy, and the lines between
+#     <!-- release: student-only      and   -->
+# (a comment in the course) appear only in it; each marker stands alone on its line. In the READMEs
+# (the top one and each exercise's), a table row whose first cell names only files the copy lacks
+# is dropped, unless one of them comes compiled; elsewhere a name the copy lacks (in a code span) is
+# marked "(compiled in prebuilt/)" or "(withheld)", unless its paragraph says so already. Markers
+# are for text that such a note would not make true ("read saxpy_2_vectorized.cu"). check_markdown
+# then reads the copy as written: links, and the names of the READMEs.
+
+COURSE_ONLY, END_COURSE_ONLY = "<!-- release: course-only -->", "<!-- /release -->"
+STUDENT_ONLY, END_STUDENT_ONLY = "<!-- release: student-only", "-->"
+LOOKS_LIKE_MARKER = re.compile(r"<!--\s*/?\s*release\b")
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]\n]+\]:\s*<?([^\s>]+)")
+FENCE = re.compile(r"^\s*(```|~~~)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|[0-9]+[.)])\s")
+TABLE_RULE = re.compile(r"^\s*\|[\s:|-]*-[\s:|-]*$")
+# A word that may be a path: `saxpy_2_vectorized.cu`, `tests/`, `../02_scan/scan.h`, `grading/gpu`.
+PATH_WORD = re.compile(r"^(?:\.{1,2}/)*[A-Za-z0-9_][A-Za-z0-9_.\-]*(?:/[A-Za-z0-9_.\-]+)*/?$")
+# `bitonic_4_fused.cuh`, `.cu`: the name before it with another ending.
+OTHER_ENDING = re.compile(r"^\.[A-Za-z0-9]+$")
+BETWEEN_NAMES = re.compile(r"^(?:\s*,\s*|\s+and\s+|\s*,\s*and\s+)$")
+# A paragraph, list item or table row holding one of these words may name what the copy lacks.
+SAYS_WITHHELD = re.compile(r"withheld|prebuilt", re.I)
+
+
+def apply_markers(text: str, where: str) -> str:
+    """The text of a Markdown file for the students' copy: course-only blocks out, student-only
+    blocks uncommented. A marker out of place (unknown, nested, unclosed) fails the release."""
+    out: List[str] = []
+    block, opened = None, 0
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        stripped = line.strip()
+        if block == "student-only" and stripped == END_STUDENT_ONLY:
+            block = None
+            continue
+        if LOOKS_LIKE_MARKER.search(CODE_SPAN.sub("", line)):  # `<!-- release: ... -->` in a code span is text
+            if block is None and stripped in (COURSE_ONLY, STUDENT_ONLY):
+                block, opened = ("course-only" if stripped == COURSE_ONLY else "student-only"), number
+                continue
+            if block == "course-only" and stripped == END_COURSE_ONLY:
+                block = None
+                continue
+            raise ReleaseError(f"{where} line {number}: a release marker out of place: {stripped} (expected "
+                               + (f"'{END_COURSE_ONLY}'" if block == "course-only" else
+                                  f"'{END_STUDENT_ONLY}'" if block else f"'{COURSE_ONLY}' or '{STUDENT_ONLY}'")
+                               + ", alone on its line)")
+        if block == "student-only" and "-->" in line:
+            raise ReleaseError(f"{where} line {number}: '-->' inside the student-only block opened at line {opened} "
+                               "would end its comment in the course")
+        if block != "course-only":
+            out.append(line)
+    if block:
+        raise ReleaseError(f"{where} line {opened}: the {block} block opened here is never closed")
+    return "".join(out)
+
+
+class PathIndex:
+    """The files and folders of a tree (build/, .git left out), to find what Markdown names."""
+
+    def __init__(self, root: str):
+        self.files, self.dirs = set(), {""}
+        self.by_name: Dict[str, List[str]] = {}
+        for directory, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+            rel = os.path.relpath(directory, root).replace(os.sep, "/")
+            rel = "" if rel == "." else rel + "/"
+            self.dirs.update(rel + d for d in dirs)
+            for name in files:
+                self.files.add(rel + name)
+                self.by_name.setdefault(name, []).append(rel + name)
+
+    def exists(self, path: str, folder_only: bool = False) -> bool:
+        return path in self.dirs or (not folder_only and path in self.files)
+
+    def resolve(self, folder: str, name: str) -> List[str]:
+        """The paths `name`, written in a Markdown file of `folder` ('' at the top), may mean: the
+        path beside that file, else from the top, else (a bare file name) every file of that name."""
+        want_folder = name.endswith("/")
+        name = name.rstrip("/")
+        for base in (folder, ""):
+            path = posixpath.normpath(posixpath.join(base, name))
+            if path not in (".", "..") and not path.startswith("../") and self.exists(path, want_folder):
+                return [path]
+        return [] if "/" in name or want_folder else list(self.by_name.get(name, []))
+
+
+def path_words(text: str) -> List[str]:
+    """The words of `text` that may be paths (they hold a dot or a slash)."""
+    words = (w.strip("()[],;:'\"") for w in text.split())
+    return [w for w in words if ("." in w or "/" in w) and PATH_WORD.match(w)]
+
+
+class CopyContents:
+    """What the copy holds of the course: is a name a README uses present, withheld (or left out),
+    or withheld but compiled in prebuilt/?"""
+
+    def __init__(self, course: PathIndex, plan: Plan):
+        self.course = course
+        self.plan = plan
+        self.compiled = {repo_path(e, s) for e, srcs in plan.prebuilt.items() for s in srcs}
+
+    def why_not_copied(self, path: str) -> Optional[str]:
+        if path in self.plan.withheld:
+            return f"withheld: {self.plan.withheld[path]}"
+        for gone in self.plan.left_out:
+            if path == gone or path.startswith(gone + "/"):
+                return f"left out with {gone}" if path != gone else "left out of the copy"
+        return None
+
+    def status(self, folder: str, name: str) -> Optional[str]:
+        """None (no course path), 'present', 'compiled' or 'withheld'."""
+        paths = self.course.resolve(folder, name)
+        if not paths:
+            return None
+        gone = [p for p in paths if self.why_not_copied(p)]
+        if len(gone) < len(paths):
+            return "present"
+        return "compiled" if any(p in self.compiled for p in gone) else "withheld"
+
+
+def _first_cell_end(line: str) -> int:
+    """Where a table row's first cell ends (its second '|' outside code spans)."""
+    start, in_code = line.index("|") + 1, False
+    for i in range(start, len(line)):
+        if line[i] == "`":
+            in_code = not in_code
+        elif line[i] == "|" and not in_code and line[i - 1] != "\\":
+            return i
+    return len(line)
+
+
+def _marked_spans(line: str, status) -> List[Tuple[int, int, Optional[str]]]:
+    """(start, end, kind) of each code span of a line: kind 'present', 'compiled' or 'withheld' for
+    the course paths in it (status(name) as CopyContents.status), 'other ending' for a `.cuh` after
+    a name, else None."""
+    spans = []
+    for m in CODE_SPAN.finditer(line):
+        kinds = {k for k in (status(w) for w in path_words(m.group(1))) if k}
+        if not kinds:
+            kind = "other ending" if OTHER_ENDING.match(m.group(1).strip()) else None
+        elif "present" in kinds:
+            kind = "present"
+        else:
+            kind = "compiled" if "compiled" in kinds else "withheld"
+        spans.append((m.start(), m.end(), kind))
+    return spans
+
+
+def mark_missing(line: str, status, open_before: int = 0) -> str:
+    """The line with each run of code spans that name only what the copy lacks (`a.cu`, `b.cu`)
+    followed by '(compiled in prebuilt/)' if one of them is compiled, else '(withheld)' (within
+    parentheses, open_before of them opened on the paragraph's earlier lines: ', withheld')."""
+    spans = _marked_spans(line, status)
+    notes = []
+    i = 0
+    while i < len(spans):
+        if spans[i][2] not in ("compiled", "withheld"):
+            i += 1
+            continue
+        j = i
+        while (j + 1 < len(spans) and spans[j + 1][2] in ("compiled", "withheld", "other ending")
+               and BETWEEN_NAMES.match(line[spans[j][1]:spans[j + 1][0]])):
+            j += 1
+        compiled = any(k == "compiled" for _, _, k in spans[i:j + 1])
+        notes.append((spans[j][1], "compiled in prebuilt/" if compiled else "withheld"))
+        i = j + 1
+    for at, note in reversed(notes):
+        possessive = re.match(r"'s\s+\w+", line[at:])  # `gpu_run.sh`'s logs (withheld)
+        if possessive:
+            at += possessive.end()
+        # Within parentheses: (`x.cu`, withheld, says ...).
+        if open_before + line[:at].count("(") > line[:at].count(")"):
+            note = ", " + note + ("," if re.match(r"\s+\w", line[at:]) else "")
+        else:
+            note = " (" + note + ")"
+        if not line[at:].startswith(note):
+            line = line[:at] + note + line[at:]
+    return line
+
+
+def row_is_dropped(line: str, status) -> bool:
+    """A table row whose first cell names (in code spans or links) only what the copy lacks, none
+    of it compiled: the copy's README leaves the row out."""
+    first_end = _first_cell_end(line)
+    kinds = [k for s, _, k in _marked_spans(line, status) if s < first_end and k in ("present", "compiled", "withheld")]
+    for m in LINK.finditer(line[:first_end]):
+        path = m.group(2).split("#", 1)[0]
+        if path and not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", path):
+            kinds.append(status(path))
+    kinds = [k for k in kinds if k]
+    return bool(kinds) and all(k == "withheld" for k in kinds)
+
+
+def rewrite_readme(text: str, status) -> Tuple[str, Optional[int]]:
+    """A README for the copy (status(name) as CopyContents.status, for its folder): the table rows
+    row_is_dropped says go are left out, and in every paragraph, list item or table row that does
+    not already say 'withheld' or 'prebuilt', the names the copy lacks are marked (mark_missing).
+    Returns the text and the number of its lines up to the end of the first table that changed
+    (None if none did)."""
+    lines = text.splitlines(keepends=True)
+    new: List[Optional[str]] = list(lines)
+    changed_rows = []
+    for indexes, is_row in text_units([l.rstrip("\n") for l in lines]):
+        if is_row and TABLE_RULE.match(lines[indexes[0]]):
+            continue
+        if is_row and row_is_dropped(lines[indexes[0]], status):
+            new[indexes[0]] = None
+        elif not SAYS_WITHHELD.search(" ".join(lines[i] for i in indexes)):
+            open_before = 0
+            for i in indexes:
+                new[i] = mark_missing(lines[i], status, max(open_before, 0))
+                open_before += lines[i].count("(") - lines[i].count(")")
+        if is_row and new[indexes[0]] != lines[indexes[0]]:
+            changed_rows.append(indexes[0])
+    end = None
+    if changed_rows:
+        end = changed_rows[0]
+        while end < len(lines) and lines[end].lstrip().startswith("|"):
+            end += 1
+    kept_before_end = sum(1 for l in new[:end] if l is not None) if end is not None else None
+    return "".join(l for l in new if l is not None), kept_before_end
+
+
+# What the note of an exercise's README calls the folders left out of it (LEFT_OUT_IN_EXERCISES).
+LEFT_OUT_WHAT = {"tests": "tests", "tune": "GPU scripts"}
+
+
+def readme_note(compiled: bool, left_out: List[str]) -> str:
+    """What an exercise's README in the copy says it lacks, after its table of files."""
+    sentences = []
+    if compiled:
+        sentences.append("In this copy the reference answer and the numbered variants come compiled, in `prebuilt/`: "
+                         "`make` links them and `make run` checks and times them beside your code, but their sources "
+                         "are withheld.")
+    if left_out:
+        names = " and ".join(f"`{d}/`" for d in left_out)
+        sentences.append(f"The course's own {' and '.join(LEFT_OUT_WHAT[d] for d in left_out)} ({names}) "
+                         + ("are withheld too" if compiled else "are withheld")
+                         + (": `make test` builds an empty suite here." if "tests" in left_out else "."))
+    if not sentences:
+        return ""
+    return textwrap.fill(" ".join(sentences), width=95, break_long_words=False, break_on_hyphens=False) + "\n"
+
+
+
+def readme_for_copy(text: str, folder: str, contents: CopyContents, note: str = "") -> str:
+    """A README of the copy (markers applied before) rewritten by rewrite_readme, with `note` after
+    the first table that changed (else at the end, under its own heading)."""
+    text, end = rewrite_readme(text, lambda name: contents.status(folder, name))
+    if not note:
+        return text
+    lines = text.splitlines(keepends=True)
+    if end is None:
+        return text.rstrip("\n") + "\n\n## In this copy\n\n" + note
+    return "".join(lines[:end]) + "\n" + note + "".join(lines[end:])
+
+
+def text_units(lines: List[str]) -> List[Tuple[List[int], bool]]:
+    """The paragraphs, list items, headings and table rows of Markdown lines, outside fenced code:
+    (the indexes of their lines, whether it is a table row)."""
+    units: List[Tuple[List[int], bool]] = []
+    current: List[int] = []
+    fence = None
+
+    def close() -> None:
+        if current:
+            units.append((list(current), False))
+            current.clear()
+    for i, line in enumerate(lines):
+        m = FENCE.match(line)
+        if fence or m:
+            close()
+            fence = None if (fence and m and m.group(1) == fence) else (fence or m.group(1))
+            continue
+        stripped = line.strip()
+        if not stripped:
+            close()
+        elif stripped.startswith("|"):
+            close()
+            units.append(([i], True))
+        elif stripped.startswith("#"):
+            close()
+            units.append(([i], False))
+        else:
+            if LIST_ITEM.match(line):
+                close()
+            current.append(i)
+    close()
+    return units
+
+
+def outside_fences(lines: List[str]) -> Iterable[Tuple[int, str]]:
+    fence = None
+    for i, line in enumerate(lines):
+        m = FENCE.match(line)
+        if fence or m:
+            fence = None if (fence and m and m.group(1) == fence) else (fence or m.group(1))
+            continue
+        yield i, line
+
+
+def dead_links(text: str, md: str, copy: PathIndex) -> List[str]:
+    """The relative links of a Markdown file of the copy (md, its path there) that lead nowhere."""
+    folder = posixpath.dirname(md)
+    problems = []
+    for i, line in outside_fences(text.splitlines()):
+        line = CODE_SPAN.sub("", line)
+        targets = [m.group(2) for m in LINK.finditer(line)] + [m.group(1) for m in LINK_DEFINITION.finditer(line)]
+        for target in targets:
+            if target.startswith("#") or re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", target):
+                continue  # an anchor of the same page, a URL, mailto:
+            path = target.split("#", 1)[0].split("?", 1)[0]
+            resolved = posixpath.normpath(posixpath.join(folder, path))
+            resolved = "" if resolved == "." else resolved
+            if path.startswith("/") or resolved.startswith("../") or not copy.exists(resolved, path.endswith("/")):
+                problems.append(f"{md} line {i + 1}: the link to {target} leads to nothing in the copy")
+    return problems
+
+
+def missing_names(text: str, readme: str, copy: PathIndex, contents: CopyContents,
+                  course_text: str = "") -> List[str]:
+    """The names a README of the copy uses (in code spans, or anywhere in a table row) that name a
+    file or folder of the course the copy lacks, where the paragraph, list item or table row around
+    them does not say 'withheld' or 'prebuilt'."""
+    folder = posixpath.dirname(readme)
+    lines = text.splitlines()
+    course_lines = [l.strip() for l in course_text.splitlines()]
+    problems = []
+    for indexes, is_row in text_units(lines):
+        if SAYS_WITHHELD.search(" ".join(lines[i] for i in indexes)):
+            continue
+        for i in indexes:
+            line = lines[i]
+            words = [w for m in CODE_SPAN.finditer(line) for w in path_words(m.group(1))]
+            if is_row:
+                words += path_words(LINK.sub(r" \1 ", CODE_SPAN.sub(" ", line)).replace("|", " "))
+            for word in dict.fromkeys(words):
+                paths = contents.course.resolve(folder, word)
+                if not paths or copy.resolve(folder, word):
+                    continue
+                why = contents.why_not_copied(paths[0]) or "not in the copy"
+                where = f" (line {course_lines.index(line.strip()) + 1} in the course)" \
+                    if line.strip() in course_lines else ""
+                problems.append(f"{readme} line {i + 1}{where}: '{word}' is not in the copy ({why})")
+    return problems
+
+
+def readmes_of(plan: Plan) -> List[str]:
+    """The READMEs the release rewrites and checks by name: the top one and each exercise's."""
+    return ["README.md"] + [f"{e}/README.md" for e in plan.exercises]
+
+
+def markdown_files(root: str) -> List[str]:
+    found = []
+    for directory, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        rel = os.path.relpath(directory, root).replace(os.sep, "/")
+        found += [posixpath.normpath(posixpath.join(rel, f)) for f in sorted(files) if f.endswith(".md")]
+    return found
+
+
+def check_markdown(target: str, course_root: str, plan: Plan) -> None:
+    """Every relative link of every Markdown file of the copy leads to a file or folder of it, and
+    every course path a README names is in it or said to be withheld (missing_names)."""
+    copy, contents = PathIndex(target), CopyContents(PathIndex(course_root), plan)
+    problems = []
+    for md in markdown_files(target):
+        with open(os.path.join(target, md), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        problems += dead_links(text, md, copy)
+        if md in readmes_of(plan):
+            course_text = ""
+            if os.path.isfile(os.path.join(course_root, md)):
+                with open(os.path.join(course_root, md), encoding="utf-8", errors="replace") as f:
+                    course_text = f.read()
+            problems += missing_names(text, md, copy, contents, course_text)
+    if problems:
+        shown = problems[:40] + ([f"... and {len(problems) - 40} more"] if len(problems) > 40 else [])
+        raise ReleaseError("the copy's Markdown names what the copy does not hold (mark that text "
+                           f"'{COURSE_ONLY}', or say 'withheld' or 'prebuilt' beside the name; grading/README.md, "
+                           "\"The student release\"):\n  " + "\n  ".join(shown))
+
+
 # ---- Writing the copy -------------------------------------------------------------------------
-
-def readme_note(solution: List[str], variants: List[str]) -> str:
-    """The section added to an exercise's README in the copy."""
-    names = lambda files: ", ".join(f"`{f}`" for f in files)  # noqa: E731
-    text = ("This is the students' copy of the course. The reference answer"
-            + (f" ({names(solution)})" if solution else "") + " and the reference variants"
-            + (f" ({names(variants)})" if variants else "")
-            + " come compiled, in `prebuilt/`: `make run` still checks and times them beside your code and the "
-              "library baseline, but their sources are not here. Nor are the course's own tests (`tests/`) and GPU "
-              "scripts (`tune/`): `make test` builds an empty suite here. Where this README points to one of those "
-              "files, its row in the benchmark is what you have.")
-    return "\n\n## In this copy\n\n" + textwrap.fill(text, width=95, break_long_words=False,
-                                                       break_on_hyphens=False) + "\n"
-
 
 def release_makefile(text: str, has_objects: bool) -> str:
     """The exercise's Makefile for the copy: no tests, and the prebuilt objects linked."""
@@ -386,35 +764,45 @@ def write_release(stage: str, target: str, plan: Plan, described: str, source: s
             raise ReleaseError(f"{e}: {err}") from None
         with open(makefile, "w") as f:
             f.write(text)
-        readme = os.path.join(target, e, "README.md")
-        if os.path.isfile(readme):
-            mine = [p.split("/", 1)[1] for p in plan.withheld if p.startswith(e + "/")]
-            solution = [os.path.basename(p) for p in plan.withheld if p.startswith(e + "/")
-                        and plan.withheld[p].startswith("the reference answer")]
-            with open(readme, "a") as f:
-                f.write(readme_note(solution, [m for m in mine if m not in solution]))
     with open(os.path.join(target, "RELEASE.md"), "w") as f:
         f.write(release_md(plan, described, source))
-    readme = os.path.join(target, "README.md")
-    if os.path.isfile(readme):
-        with open(readme) as f:
+    write_markdown(stage, target, plan)
+
+
+def write_markdown(stage: str, target: str, plan: Plan) -> None:
+    """Every Markdown file of the copy with its release markers applied; the READMEs' tables
+    rewritten and each exercise's README told what its folder lacks (readme_for_copy)."""
+    contents = CopyContents(PathIndex(stage), plan)
+    for md in markdown_files(target):
+        path = os.path.join(target, md)
+        with open(path, encoding="utf-8") as f:
             text = f.read()
-        title, nl, rest = text.partition("\n")
-        with open(readme, "w") as f:
-            f.write(title + nl + "\n> The students' copy: the reference answers come compiled (see RELEASE.md).\n" + rest)
+        new = apply_markers(text, md)
+        if md in readmes_of(plan):
+            exercise = posixpath.dirname(md)
+            note = ""
+            if exercise:
+                left_out = [d for d in LEFT_OUT_IN_EXERCISES if f"{exercise}/{d}" in plan.left_out]
+                note = readme_note(bool(plan.prebuilt.get(exercise)), left_out)
+            new = readme_for_copy(new, exercise, contents, note)
+        if new != text:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
 
 
 # ---- Checking the copy ------------------------------------------------------------------------
 
-def verify_release(target: str, plan: Plan) -> None:
-    """No withheld file anywhere in the copy (by path, or a file of the same name elsewhere), and
-    every exercise's Makefile parses with its prebuilt objects in place."""
+def verify_release(target: str, plan: Plan, course_root: str) -> None:
+    """No withheld file anywhere in the copy (by path, or a file of the same name elsewhere), its
+    Markdown names only what it holds (check_markdown), and every exercise's Makefile parses with
+    its prebuilt objects in place."""
     names = {os.path.basename(p) for p in plan.withheld}
     for directory, dirs, files in os.walk(target):
         for name in files:
             if name in names:
                 rel = os.path.relpath(os.path.join(directory, name), target)
                 raise ReleaseError(f"the copy holds {rel}, a withheld file's name")
+    check_markdown(target, course_root, plan)
     for e in plan.exercises:
         cmd = ["make", "-n", "--no-print-directory", "-C", os.path.join(target, e), "ARCH=sm_90", "all", "test-build"]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=make_env())
@@ -525,7 +913,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         build_objects(stage, plan, variables, args.jobs, os.path.join(work, "objects.log"), progress)
         target = os.path.join(work, "release")
         write_release(stage, target, plan, described, source)
-        verify_release(target, plan)
+        verify_release(target, plan, stage)
         if args.verify_build:
             verify_build(target, plan, args.verify_build, args.jobs, builds, progress)
         if os.path.isdir(dest):

@@ -1,9 +1,13 @@
 """The student release (grading/make_student_release.sh): its rules on this course, the Makefile
-it writes, and a release of the whole course made with a stand-in compiler: no reference answer
+it writes, the Markdown it writes (release markers, the READMEs' tables and names) and how it
+checks it, and a release of the whole course made with a stand-in compiler: no reference answer
 left, every Makefile parses and takes the answers from prebuilt/, the student's and the course's
-files intact, and the grader takes a student's copy as a submission. Where nvcc is found, a
-release of 01_saxpy is also compiled for sm_90 and built (about a minute on two cores)."""
+files intact, and the grader takes a student's copy as a submission. A release of 01 and 02 is
+read as a student would: its READMEs name only what it holds, every link leads somewhere, `make
+help` lists what they use. Where nvcc is found, that release is compiled for sm_90 and built (a
+few minutes on two cores); elsewhere the stand-in compiler makes it."""
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -11,7 +15,7 @@ import tempfile
 import unittest
 
 from pmpp_grading import course, release, tree
-from pmpp_grading.release import Config, ReleaseError
+from pmpp_grading.release import Config, Plan, ReleaseError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRADING = os.path.dirname(HERE)
@@ -220,7 +224,11 @@ class ReleaseOfThisCourse(unittest.TestCase):
     def test_readmes_say_what_the_copy_lacks(self):
         for b in self.builds.values():
             with open(os.path.join(self.dest, b.name, "README.md")) as f:
-                self.assertIn("## In this copy", f.read())
+                text = f.read()
+            self.assertIn("In this copy the reference answer and the numbered variants come compiled", text, b.name)
+            self.assertIn(f"`{b.solution[0]}` (compiled in prebuilt/)", text, b.name)
+            self.assertNotRegex(text, r"(?m)^\| `(tests|tune)/` \|", b.name)
+            self.assertNotIn("<!-- release", text, b.name)
         with open(os.path.join(self.dest, "RELEASE.md")) as f:
             text = f.read()
         self.assertIn("01_saxpy/saxpy_from_host.cu", text)
@@ -243,24 +251,379 @@ class ReleaseOfThisCourse(unittest.TestCase):
         self.assertIn("inside the course", p.stdout)
 
 
+# ---- The Markdown of the copy: markers, the READMEs' rewriting and the check ---------------------
+
+def write_tree(root, files):
+    """files: path -> text (a path ending in / is an empty folder)."""
+    for path, text in files.items():
+        full = os.path.join(root, path)
+        if path.endswith("/"):
+            os.makedirs(full, exist_ok=True)
+            continue
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+
+
+# A small course: 01_ex released (its variant and answer compiled, a header of theirs withheld, its
+# tests/ and tune/ left out), 02_other not released.
+SMALL_COURSE = {
+    "README.md": "", "docs/CONTRACT.md": "", "01_ex/README.md": "", "01_ex/NOTES.md": "",
+    "01_ex/ex_student.cu": "", "01_ex/ex_1_naive.cu": "", "01_ex/ex_1_naive.cuh": "", "01_ex/ex_solution.cu": "",
+    "01_ex/ex_helper.cuh": "", "01_ex/tests/test_ex.cu": "", "01_ex/tune/gpu_run.sh": "", "02_other/README.md": "",
+}
+SMALL_PLAN = Plan(exercises=["01_ex"],
+                  withheld={"01_ex/ex_1_naive.cu": "a numbered reference variant",
+                            "01_ex/ex_1_naive.cuh": "a numbered reference variant",
+                            "01_ex/ex_helper.cuh": "included only by withheld files",
+                            "01_ex/ex_solution.cu": "the reference answer (SOLUTION_SRCS)"},
+                  prebuilt={"01_ex": ["ex_1_naive.cu", "ex_solution.cu"]},
+                  left_out=["01_ex/tests", "01_ex/tune", "02_other"])
+
+
+class SmallCourse(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.course = os.path.join(cls.tmp, "course")
+        write_tree(cls.course, SMALL_COURSE)
+        cls.contents = release.CopyContents(release.PathIndex(cls.course), SMALL_PLAN)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def status(self, folder="01_ex"):
+        return lambda name: self.contents.status(folder, name)
+
+
+class ReleaseMarkers(unittest.TestCase):
+    def test_course_only_text_is_left_out_and_student_only_text_uncommented(self):
+        text = ("intro\n<!-- release: course-only -->\nread `x_1.cu`\n<!-- /release -->\n"
+                "<!-- release: student-only\nits row in the benchmark\n-->\nend\n")
+        self.assertEqual(release.apply_markers(text, "R.md"), "intro\nits row in the benchmark\nend\n")
+
+    def test_text_without_markers_is_unchanged(self):
+        text = "a\n<!-- an ordinary comment -->\n| `x` | y |\n"
+        self.assertEqual(release.apply_markers(text, "R.md"), text)
+
+    def test_marker_text_inside_a_code_span_is_not_a_marker(self):
+        text = "write `<!-- release: course-only -->` around it\n"
+        self.assertEqual(release.apply_markers(text, "R.md"), text)
+
+    def test_a_marker_out_of_place_fails_with_its_file_and_line(self):
+        cases = {
+            "a\n<!-- release: course-ony -->\n": "line 2",                                        # a typo
+            "<!-- release: course-only -->\na\n": "never closed",
+            "<!-- release: student-only\na\n": "never closed",
+            "<!-- release: course-only -->\n<!-- release: student-only\n-->\n<!-- /release -->\n": "line 2",  # nested
+            "a\n<!-- /release -->\n": "line 2",                                                      # no opener
+            "<!-- release: student-only\na --> b\n-->\n": "'-->' inside",
+            "text <!-- release: course-only --> on a line of text\n": "alone on its line",
+        }
+        for text, words in cases.items():
+            with self.assertRaises(ReleaseError, msg=text) as e:
+                release.apply_markers(text, "01_ex/README.md")
+            self.assertIn("01_ex/README.md", str(e.exception))
+            self.assertIn(words, str(e.exception), text)
+
+
+class ReadmeRewriting(SmallCourse):
+    def test_a_row_of_only_withheld_files_goes_and_a_compiled_one_is_marked(self):
+        text = ("| file | what it is |\n|---|---|\n"
+                "| `ex_student.cu` | your file |\n"
+                "| `ex_1_naive.cu` | reference 1 |\n"
+                "| `ex_helper.cuh` | what the references share |\n"
+                "| `tests/` | the course's tests |\n"
+                "| `tune/` | `gpu_run.sh` and the sweep |\n"
+                "| `NOTES.md` | how |\n")
+        out, end = release.rewrite_readme(text, self.status())
+        self.assertEqual(out, "| file | what it is |\n|---|---|\n"
+                              "| `ex_student.cu` | your file |\n"
+                              "| `ex_1_naive.cu` (compiled in prebuilt/) | reference 1 |\n"
+                              "| `NOTES.md` | how |\n")
+        self.assertEqual(end, 5)  # the lines up to the end of that table
+
+    def test_a_name_and_its_other_ending_are_marked_once(self):
+        out, _ = release.rewrite_readme("| `ex_1_naive.cu`, `.cuh` | reference 1 |\n", self.status())
+        self.assertEqual(out, "| `ex_1_naive.cu`, `.cuh` (compiled in prebuilt/) | reference 1 |\n")
+
+    def test_the_top_readme_lists_only_the_released_exercises(self):
+        text = ("| folder | topic |\n|---|---|\n| [01_ex](01_ex/README.md) | one |\n"
+                "| [02_other](02_other/README.md) | two |\n")
+        out, _ = release.rewrite_readme(text, self.status(""))
+        self.assertEqual(out, "| folder | topic |\n|---|---|\n| [01_ex](01_ex/README.md) | one |\n")
+
+    def test_a_row_that_stays_marks_the_withheld_names_of_its_other_cells(self):
+        out, _ = release.rewrite_readme("| 12.5 basic kernel | `ex_1_naive.cu`; task 2 |\n", self.status())
+        self.assertEqual(out, "| 12.5 basic kernel | `ex_1_naive.cu` (compiled in prebuilt/); task 2 |\n")
+
+    def test_prose_names_what_the_copy_lacks_with_a_note(self):
+        text = ("Read `ex_helper.cuh` and `NOTES.md`.\n\nThe answer (the same\nscan, `ex_solution.cu`) is "
+                "timed;\n`tune/gpu_run.sh`'s logs say so.\n")
+        out, end = release.rewrite_readme(text, self.status())
+        self.assertEqual(out, "Read `ex_helper.cuh` (withheld) and `NOTES.md`.\n\nThe answer (the same\nscan, "
+                              "`ex_solution.cu`, compiled in prebuilt/) is timed;\n`tune/gpu_run.sh`'s logs (withheld) "
+                              "say so.\n")
+        self.assertIsNone(end)  # no table changed
+
+    def test_a_paragraph_that_says_withheld_or_prebuilt_is_left_as_written(self):
+        text = "The fast variant is compiled in prebuilt/:\nits source `ex_1_naive.cu` is not here.\n"
+        self.assertEqual(release.rewrite_readme(text, self.status())[0], text)
+
+    def test_code_blocks_are_left_as_written(self):
+        text = "```\n| `ex_helper.cuh` | x |\nread `ex_helper.cuh`\n```\n"
+        self.assertEqual(release.rewrite_readme(text, self.status())[0], text)
+
+    def test_the_note_follows_the_first_table_that_changed(self):
+        text = "# 01\n\n| file | what |\n|---|---|\n| `tests/` | tests |\n| `NOTES.md` | how |\n\n## Tasks\n"
+        out = release.readme_for_copy(text, "01_ex", self.contents, "NOTE\n")
+        self.assertEqual(out, "# 01\n\n| file | what |\n|---|---|\n| `NOTES.md` | how |\n\nNOTE\n\n## Tasks\n")
+        out = release.readme_for_copy("# 01\n\nNo table.\n", "01_ex", self.contents, "NOTE\n")
+        self.assertEqual(out, "# 01\n\nNo table.\n\n## In this copy\n\nNOTE\n")
+
+    def test_the_note_says_what_the_folder_lacks(self):
+        note = release.readme_note(True, ["tests", "tune"])
+        self.assertIn("`prebuilt/`", note)
+        self.assertIn("(`tests/` and `tune/`) are withheld too: `make test` builds an empty suite",
+                      note.replace("\n", " "))
+        self.assertEqual(release.readme_note(False, []), "")
+
+
+class MarkdownCheck(SmallCourse):
+    """check_markdown on a copy of the small course made by hand."""
+
+    def setUp(self):
+        self.copy = tempfile.mkdtemp(dir=self.tmp)
+        write_tree(self.copy, {p: t for p, t in SMALL_COURSE.items()
+                               if p not in SMALL_PLAN.withheld and not p.startswith(("01_ex/tests", "01_ex/tune",
+                                                                                     "02_other"))})
+        write_tree(self.copy, {"01_ex/prebuilt/prebuilt.mk": ""})
+
+    def problems(self, md, text):
+        write_tree(self.copy, {md: text})
+        try:
+            release.check_markdown(self.copy, self.course, SMALL_PLAN)
+        except ReleaseError as e:
+            return str(e)
+        return ""
+
+    def test_a_readme_that_names_only_what_the_copy_holds_passes(self):
+        text = ("See [the contract](../docs/CONTRACT.md#options), [NOTES](NOTES.md), [up](../), "
+                "[PMPP](https://example.org/x.md), [below](#tasks).\n\n| `ex_student.cu` | yours |\n\n"
+                "Build with `make run`; `1.2x` and `std::size_t` are no paths; `results.json` is written.\n\n"
+                "The references are compiled in prebuilt/: `ex_1_naive.cu`, `tests/` are withheld.\n\n"
+                "```\nread ex_helper.cuh and [x](nowhere.md)\n```\n")
+        self.assertEqual(self.problems("01_ex/README.md", text), "")
+
+    def test_a_dead_link_fails_with_file_line_and_target(self):
+        for md in ("01_ex/README.md", "01_ex/NOTES.md", "docs/CONTRACT.md"):
+            found = self.problems(md, "x\n\n[the bad ones](../02_other/README.md)\n")
+            self.assertIn(f"{md} line 3: the link to ../02_other/README.md leads to nothing", found, md)
+            write_tree(self.copy, {md: ""})
+        self.assertIn("the link to gone.md", self.problems("README.md", "[a]: gone.md\n"))
+
+    def test_a_withheld_name_fails_with_readme_line_and_name(self):
+        found = self.problems("01_ex/README.md", "intro\n\nthen read `ex_helper.cuh`\nand `NOTES.md`.\n")
+        self.assertIn("01_ex/README.md line 3: 'ex_helper.cuh' is not in the copy (withheld: included only by "
+                      "withheld files)", found)
+
+    def test_a_left_out_folder_or_exercise_fails_too(self):
+        found = self.problems("README.md", "| `01_ex/tests/` | tests |\n| 02_other/README.md | the next one |\n")
+        self.assertIn("README.md line 1: '01_ex/tests/' is not in the copy (left out of the copy)", found)
+        self.assertIn("README.md line 2: '02_other/README.md' is not in the copy (left out with 02_other)", found)
+
+    def test_names_are_checked_in_the_readmes_only(self):
+        self.assertEqual(self.problems("01_ex/NOTES.md", "read `ex_helper.cuh`\n"), "")
+
+    def test_the_release_rewrites_what_the_check_would_reject(self):
+        text = ("| `ex_1_naive.cu` | ref |\n| `ex_helper.cuh` | shared |\n| `tune/` | scripts |\n\n"
+                "Read `ex_helper.cuh`, then `tune/gpu_run.sh`.\n")
+        self.assertNotEqual(self.problems("01_ex/README.md", text), "")
+        rewritten = release.readme_for_copy(text, "01_ex", self.contents, release.readme_note(True, ["tune"]))
+        self.assertEqual(self.problems("01_ex/README.md", rewritten), "")
+
+
+# ---- `make help` and the targets the READMEs use -------------------------------------------------
+
+def make_targets_used(text):
+    """The target of every `make ...` in a code span or a fenced block (its comments left out) of
+    Markdown ('all' for none)."""
+    chunks, fence = [], None
+    for line in text.splitlines():
+        if re.match(r"\s*(```|~~~)", line):
+            fence = None if fence else line.strip()[:3]
+            continue
+        chunks += [re.split(r"\s#", line, 1)[0]] if fence else re.findall(r"`([^`\n]+)`", line)
+    targets = set()
+    for chunk in chunks:
+        for after in re.split(r"(?<![\w./$(-])make(?=\s|$)", chunk)[1:]:
+            words, target, skip = after.split(), "all", False
+            for word in words:
+                if skip or word.startswith("-") or "=" in word:
+                    skip = word in ("-C", "-f")
+                    continue
+                word = word.rstrip(",;:.)")
+                target = word if re.fullmatch(r"[a-z][a-z0-9-]*", word) else None
+                break
+            if target:
+                targets.add(target)
+    return targets
+
+
+def help_targets(text):
+    """The targets a `make help` lists: 'make X  ...' lines ('make  ...' is all) and the exercise line."""
+    listed = set()
+    for line in text.splitlines():
+        m = re.match(r"\s*make(?: ([a-z][a-z0-9-]*))?(?:\s|$)", line)
+        if m:
+            listed.add(m.group(1) or "all")
+        m = re.match(r"In an exercise folder:\s*make (.*)", line)
+        if m:
+            listed.update(w.strip() for w in m.group(1).split("|"))
+    return listed
+
+
+def readme_texts(root):
+    paths = [os.path.join(root, "README.md")] + [os.path.join(root, e, "README.md") for e in
+                                                  course.exercise_folders(root)]
+    texts = {}
+    for path in paths:
+        if os.path.isfile(path):
+            with open(path) as f:
+                texts[os.path.relpath(path, root)] = f.read()
+    return texts
+
+
+class MakeHelp(unittest.TestCase):
+    def test_the_target_parsers(self):
+        text = ("Run `make run RUN_ARGS=\"--seed 4\"`, `make -j8 run`, `make ARCH=sm_90`, `make -C x forbidden`.\n"
+                "```sh\nmake sanitize      # make profile is in the text\nMakefile  make, run\n"
+                "make test, make test-build\n```\n")
+        self.assertEqual(make_targets_used(text), {"run", "all", "forbidden", "sanitize", "test", "test-build"})
+        self.assertEqual(help_targets("  make          build\n  make run      check\n  make test-build  x\n"
+                                      "In an exercise folder: make run | forbidden | help\n"),
+                         {"all", "run", "test-build", "forbidden", "help"})
+
+    def test_make_help_lists_every_target_the_readmes_use(self):
+        listed = help_targets(run(["make", "-s", "--no-print-directory", "-C", REPO, "help"]).stdout)
+        for readme, text in readme_texts(REPO).items():
+            self.assertEqual(make_targets_used(text) - listed, set(), readme)
+
+    def test_its_exercise_line_lists_every_target_of_an_exercise_s_make_help(self):
+        top = run(["make", "-s", "--no-print-directory", "-C", REPO, "help"]).stdout
+        line = next(l for l in top.splitlines() if l.startswith("In an exercise folder:"))
+        exercise_line = {w.strip() for w in line.split("make", 1)[1].split("|")}
+        for name in course.exercise_folders(REPO)[:1]:
+            p = run(["make", "-s", "--no-print-directory", "-C", os.path.join(REPO, name), "help"])
+            self.assertEqual(p.returncode, 0, p.stdout)
+            self.assertEqual(help_targets(p.stdout) - {"all"} - exercise_line, set(), p.stdout)
+
+    def test_the_course_offers_the_student_release(self):
+        self.assertIn("make student-release", run(["make", "-s", "-C", REPO, "help"]).stdout)
+
+
+# ---- A release of 01 and 02, read as a student would ---------------------------------------------
+
 def _nvcc_found():
     cuda_bin = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin", "nvcc")
     return shutil.which("nvcc") is not None or os.access(cuda_bin, os.X_OK)
 
 
-@unittest.skipUnless(_nvcc_found(), "no nvcc (on PATH or in $CUDA_PATH/bin): a release of 01_saxpy cannot be compiled")
-class RealBuild(unittest.TestCase):
-    def test_a_release_of_01_builds_and_links_its_references(self):
-        with tempfile.TemporaryDirectory() as d:
-            dest = os.path.join(d, "students")
-            p = run([SCRIPT, dest, "--base", "worktree", "--exercises", "01", "--arch", "sm_90", "--jobs", "2",
-                     "--verify-build", "sm_90"], timeout=1200)
-            self.assertEqual(p.returncode, 0, p.stdout)
-            self.assertIn("01_saxpy: the copy builds", p.stdout)
-            self.assertIn("implementations: student, naive, vectorized, cublas, cpu", p.stdout)
-            self.assertEqual(sorted(os.listdir(os.path.join(dest, "01_saxpy", "prebuilt", "obj"))),
-                             ["saxpy_1_naive.cu.o", "saxpy_2_vectorized.cu.o", "saxpy_from_host.cu.o",
-                              "saxpy_solution.cu.o"])
+class ReleaseOfTwoExercises(unittest.TestCase):
+    """`make student-release RELEASE_ARGS="--exercises 01,02"`: with nvcc, compiled for sm_90 and
+    built (--verify-build); without, made by the stand-in compiler (everything but the build)."""
+    EXERCISES = ["01_saxpy", "02_scan"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.dest = os.path.join(cls.tmp, "students")
+        cls.compiled = _nvcc_found()
+        args = ["--arch", "sm_90", "--verify-build", "sm_90"]
+        if not cls.compiled:
+            nvcc = os.path.join(cls.tmp, "nvcc")
+            with open(nvcc, "w") as f:
+                f.write(FAKE_NVCC)
+            os.chmod(nvcc, os.stat(nvcc).st_mode | stat.S_IXUSR)
+            args = ["--nvcc", nvcc]
+        cls.made = run(["make", "-s", "--no-print-directory", "-C", REPO, "student-release", f"DEST={cls.dest}",
+                        "RELEASE_ARGS=--base worktree --exercises 01,02 --jobs 2 " + " ".join(args)], timeout=1800)
+        cls.plan = release.make_plan(REPO, course_builds(cls.EXERCISES), release.load_config(CONFIG))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def setUp(self):
+        self.assertEqual(self.made.returncode, 0, self.made.stdout)
+
+    def readmes(self):
+        return readme_texts(self.dest)
+
+    def test_it_holds_the_two_exercises(self):
+        self.assertEqual(course.exercise_folders(self.dest), self.EXERCISES)
+        self.assertEqual(sorted(self.readmes()), ["01_saxpy/README.md", "02_scan/README.md", "README.md"])
+
+    def test_every_link_of_every_markdown_file_leads_to_a_file_or_folder_of_the_copy(self):
+        checked = 0
+        for directory, dirs, files in os.walk(self.dest):
+            for name in (n for n in files if n.endswith(".md")):
+                path = os.path.join(directory, name)
+                with open(path) as f:
+                    text = re.sub(r"(?ms)^```.*?^```", "", f.read())
+                for target in re.findall(r"\]\(([^)\s]+)\)", re.sub(r"`[^`\n]*`", "", text)):
+                    if target.startswith("#") or re.match(r"[a-z]+:", target):
+                        continue
+                    checked += 1
+                    self.assertTrue(os.path.exists(os.path.join(directory, target.split("#")[0])),
+                                    f"{os.path.relpath(path, self.dest)}: {target}")
+        self.assertGreater(checked, 3)
+
+    def test_every_file_a_readme_names_is_in_the_copy_or_said_to_be_withheld(self):
+        release.check_markdown(self.dest, REPO, self.plan)  # raises, naming README, line and name
+        for readme, text in self.readmes().items():
+            for line in text.splitlines():
+                if re.search("withheld|prebuilt", line):
+                    continue
+                for name in ("saxpy_2_vectorized.cu", "saxpy_from_host.cu", "scan_3_single_pass.cu", "tests/",
+                             "tune/", "grading/gpu", "03_find_repeats", "make_student_release.sh"):
+                    self.assertNotIn(name, line, readme)
+
+    def test_the_top_readme_lists_only_the_released_exercises(self):
+        text = self.readmes()["README.md"]
+        self.assertEqual(re.findall(r"(?m)^\| \[([0-9]{2}_\w+)\]", text), self.EXERCISES)
+        self.assertIn("This is the students' copy of the course", text)
+        self.assertNotIn("<!--", text)
+
+    def test_the_exercise_readmes_say_what_comes_compiled_and_drop_what_is_left_out(self):
+        text = self.readmes()["01_saxpy/README.md"]
+        folder = text.split("## What is in this folder", 1)[1].split("## Your tasks", 1)[0]
+        self.assertIn("| `saxpy_2_vectorized.cu` (compiled in prebuilt/) |", folder)
+        self.assertNotIn("| `tests/`", folder)
+        self.assertIn("In this copy the reference answer", folder)
+        self.assertIn("the `vectorized` row (compiled in `prebuilt/`), read `NOTES.md`", text)
+
+    def test_make_help_lists_what_the_readmes_use_and_not_the_instructor_s_command(self):
+        p = run(["make", "-s", "--no-print-directory", "-C", self.dest, "help"])
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertNotIn("student-release", p.stdout)
+        for readme, text in self.readmes().items():
+            self.assertEqual(make_targets_used(text) - help_targets(p.stdout), set(), readme)
+            self.assertNotIn("student-release", text, readme)
+        p = run(["make", "-s", "--no-print-directory", "-C", self.dest, "student-release", "DEST=x"])
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("the instructor's copy makes it", p.stdout)
+
+    def test_with_nvcc_it_builds_and_links_its_references(self):
+        if not self.compiled:
+            self.skipTest("no nvcc (on PATH or in $CUDA_PATH/bin): made with the stand-in compiler, not built")
+        self.assertIn("01_saxpy: the copy builds", self.made.stdout)
+        self.assertIn("implementations: student, naive, vectorized, cublas, cpu", self.made.stdout)
+        self.assertIn("02_scan: the copy builds", self.made.stdout)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.dest, "01_saxpy", "prebuilt", "obj"))),
+                         ["saxpy_1_naive.cu.o", "saxpy_2_vectorized.cu.o", "saxpy_from_host.cu.o",
+                          "saxpy_solution.cu.o"])
 
 
 if __name__ == "__main__":

@@ -174,8 +174,7 @@ public:
         if (last_after > 0) {
             const std::size_t k = elements(last_after);
             message = "wrote " + plural(k) + " past the end of " + name_ + " (index " + std::to_string(count_) +
-                      (k > 1 ? " to " + std::to_string(count_ + k - 1) : "") + "; it has " + std::to_string(count_) +
-                      " elements)";
+                      (k > 1 ? " to " + std::to_string(count_ + k - 1) : "") + "; it has " + plural(count_) + ")";
         }
         if (first_before < guard_) {
             const std::size_t k = elements(guard_ - first_before);

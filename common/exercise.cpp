@@ -106,7 +106,8 @@ std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, c
     }
     if (all_failing_not_pow2 && a_pow2_passes)
         out.push_back("fails only at sizes that are not powers of two (" + list_sizes(failing_sizes) +
-                      "); every power of two passes: look at the padding, and at a partial last block or tile");
+                      "); every power of two passes: look at what only those sizes have, the length the work is rounded up "
+                      "to and a partial last block or tile");
     if (all_failing_in_place && a_copy_passes)
         out.push_back("fails only in place (the output is the input): an element is read after another thread "
                       "has overwritten it");

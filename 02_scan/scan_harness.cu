@@ -35,6 +35,18 @@ std::vector<int> expected_scan(const std::vector<int>& in) {
     return out;
 }
 
+// What the hints of a failed check name (check_hints.h): the blocks of 256 threads the Blelloch
+// levels launch (the reference answer's), the tiles of the fast variants, and the total of the
+// input, which a down-sweep from a root left unset adds to every element.
+HintContext scan_hint_context(const std::vector<int>& input) {
+    unsigned total = 0;  // wraps around, as the scan's sums do
+    for (int x : input) total += static_cast<unsigned>(x);
+    HintContext ctx;
+    ctx.boundaries = {{256, "block"}, {2048, "hierarchical-scan tile"}, {8192, "single-pass tile"}};
+    ctx.quantities = {{static_cast<double>(static_cast<int>(total)), "the total of the input"}};
+    return ctx;
+}
+
 // The check of one run: the guard zones of out and of the workspace (a write past either end),
 // then out against `expected` (a device array of out.size() ints), exactly, on the device.
 CheckResult verify_run(const int* expected, const GuardedBuffer<int>& out, const GuardedBuffer<unsigned char>& workspace) {
@@ -49,8 +61,9 @@ CheckResult verify_run(const int* expected, const GuardedBuffer<int>& out, const
 
 CheckResult check_case(const ScanImpl& impl, const Case& c, std::uint64_t seed) {
     const auto kind = static_cast<scan_inputs::Kind>(c.variant & scan_inputs::kKindMask);
-    const bool in_place = (c.variant & kInPlace) != 0;
+    const bool in_place = c.in_place || (c.variant & kInPlace) != 0;
     const std::vector<int> input = scan_inputs::make(c.n, kind, seed);
+    HintScope hints(scan_hint_context(input));
     DeviceBuffer<int> expected;
     expected.upload(expected_scan(input));
 
@@ -80,6 +93,7 @@ Measurement bench_impl(const ScanImpl& fn, std::size_t n, BenchContext& ctx) {
     DeviceBuffer<int> in, expected;
     in.upload(input);
     expected.upload(expected_scan(input));  // once, outside the timed region: every run is compared with it
+    const HintContext hint_context = scan_hint_context(input);
     GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
     GuardedBuffer<int> out(n, "out");
     TimedCall call;
@@ -88,7 +102,10 @@ Measurement bench_impl(const ScanImpl& fn, std::size_t n, BenchContext& ctx) {
         workspace.poison();  // as in the check: nothing left from the run before
     };
     call.run = [&] { fn.run(in.data(), out.data(), n, workspace.data()); };
-    call.verify = [&] { return verify_run(expected.data(), out, workspace); };
+    call.verify = [&] {
+        HintScope hints(hint_context);
+        return verify_run(expected.data(), out, workspace);
+    };
     m.record(time_checked(ctx.timing, &ctx.flusher, call));
     return m;
 }
@@ -99,7 +116,7 @@ std::vector<Case> scan_cases(const Options&) {
     std::vector<Case> cases = scan_inputs::cases(scan_inputs::kFullRange);
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{4097}, (std::size_t{1} << 20) + 7})
         cases.push_back({"n=" + format_size(n) + " full-range in-place", n, Distribution::Uniform,
-                         scan_inputs::kFullRange | kInPlace});
+                         scan_inputs::kFullRange | kInPlace, /*in_place=*/true});
     return cases;
 }
 

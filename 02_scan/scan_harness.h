@@ -9,7 +9,9 @@
 
 namespace scan {
 
-constexpr int kInPlace = 0x100;  // Case::variant bit: in and out are the same array
+// Case::variant bit: in and out are the same array (either it or Case::in_place makes a case in
+// place; the case list sets both, so the harness can say "fails only in place").
+constexpr int kInPlace = 0x100;
 
 // Any implementation, as the check sees it.
 struct ScanImpl {
@@ -22,7 +24,8 @@ ScanImpl impl_by_name(const std::string& name);
 // Runs `impl` on one case (inputs from `seed`, output and workspace poisoned first) and
 // compares with the CPU exactly. `out` (in place: the input too) and the workspace lie between
 // guard zones: a write outside either fails the case ("wrote 1 element past the end of out ...",
-// "... before the start of the workspace ..."). Out of place, the input must be unchanged.
+// "... before the start of the workspace ..."). Out of place, the input must be unchanged. The
+// hints of a failure name the blocks (256), the fast variants' tiles and the total of the input.
 pmpp::CheckResult check_case(const ScanImpl& impl, const pmpp::Case& c, std::uint64_t seed);
 
 // The benchmark row of `fn` at size n (out of place, full-range input): out and the workspace

@@ -29,9 +29,10 @@ __global__ void down_sweep_kernel(int* tree, std::size_t parents, std::size_t ha
     // TODO(task 3)
 }
 
-// Task 4: the host loop. Copy `in` to the workspace (so in == out works), pad it with zeros to
-// a power of two, up-sweep level by level, set the root to 0, down-sweep level by level, copy
-// the first n results to `out`. Check every launch with PMPP_CHECK_LAUNCH() and every runtime
+// Task 4: the host loop. Copy `in` to the workspace (so in == out works), run the tree over the
+// next power of two at or above n (what the padding holds never reaches the first n results),
+// up-sweep level by level, set the root to 0, down-sweep level by level, copy the first n
+// results to `out`. Check every launch with PMPP_CHECK_LAUNCH() and every runtime
 // call with PMPP_CUDA_CHECK(...). n may be 0 or not a power of two.
 void exclusive_scan_student(const int* in, int* out, std::size_t n, void* workspace) {
     // TODO(task 4)

@@ -4,6 +4,7 @@
 #include "../scan_inputs.h"
 #include "wrong_scan.h"
 
+#include "common/readme_hints.h"
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
@@ -17,10 +18,16 @@ using namespace pmpp;
 namespace {
 
 Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kFullRange, int bits = 0) {
-    return {"n=" + format_size(n) + " " + scan_inputs::name(kind), n, scan_inputs::distribution(kind), kind | bits};
+    return {"n=" + format_size(n) + " " + scan_inputs::name(kind), n, scan_inputs::distribution(kind), kind | bits,
+            (bits & scan::kInPlace) != 0};
 }
 
 scan::ScanImpl wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
+
+// A Blelloch scan of tests/wrong_scan.h, with the workspace of its padded tree.
+scan::ScanImpl blelloch_impl(void (*fn)(const int*, int*, std::size_t, void*)) {
+    return {wrong::blelloch_workspace_bytes, fn};
+}
 
 }  // namespace
 
@@ -52,6 +59,7 @@ TEST(ScanCases, CoverEdgesLargeSizesEveryInputKindAndInPlace) {
         sizes.insert(c.n);
         kinds.insert(c.variant & scan_inputs::kKindMask);
         in_place |= (c.variant & scan::kInPlace) != 0;
+        EXPECT_EQ(c.in_place, (c.variant & scan::kInPlace) != 0) << c.label;  // for "fails only in place"
     }
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
                           std::size_t{257}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
@@ -230,4 +238,91 @@ TEST(ScanHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
 TEST(ScanMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
     PMPP_REQUIRE_GPU();
     pmpp::testing::expect_memory_estimates(scan::exercise(), std::size_t{1} << 26);
+}
+
+// ---- the README's hints: each is what the check prints for its mistake ------------------------
+
+namespace {
+
+struct HintedMistake {
+    std::string symptom;    // quoted by a bullet of the README's "## Hints"
+    scan::ScanImpl wrong;   // makes the mistake the bullet names
+    std::size_t largest_n;  // the cases it runs on, up to this n
+};
+
+constexpr std::size_t kHintCasesUpTo = std::size_t{1} << 16;
+
+// One wrong implementation per hint of the README (tests/wrong_scan.h).
+const std::vector<HintedMistake>& hinted_mistakes() {
+    static const std::vector<HintedMistake> table = {
+        {"every element is off by the same amount: ... which is the total of the input",
+         blelloch_impl(wrong::blelloch_keeps_the_root), kHintCasesUpTo},
+        {"fails only at sizes that are not powers of two (...)",
+         blelloch_impl(wrong::blelloch_tree_over_n_rounded_down), kHintCasesUpTo},
+        // Up to 2047: the tree then reaches at most 255 ints (1020 bytes, at n = 257) past n,
+        // inside the workspace's 1024-byte guard zone; at 2049 it would write 2047 ints past n,
+        // beyond the zone, into memory the check does not own.
+        {"wrote ... past the end of the workspace",
+         {wrong::undersized_workspace_bytes, wrong::blelloch_in_an_undersized_workspace}, 2047},
+        {"the last ... elements, from index ... still hold the poison",
+         blelloch_impl(wrong::blelloch_copies_back_n_bytes), kHintCasesUpTo},
+        {"shifted one place: at every wrong element, actual[i] = expected[i + 1]",
+         wrong_impl(wrong::inclusive_instead_of_exclusive), kHintCasesUpTo},
+        {"wrote 1 element past the end of out", wrong_impl(wrong::stores_the_total_past_the_end), kHintCasesUpTo},
+        {"wrote ... before the start of the workspace", wrong_impl(wrong::up_sweep_writes_before_the_workspace),
+         kHintCasesUpTo},
+    };
+    return table;
+}
+
+std::vector<Case> cases_up_to(std::size_t largest_n) {
+    std::vector<Case> kept;
+    for (const Case& c : scan::exercise().cases(Options{}))
+        if (c.n <= largest_n) kept.push_back(c);
+    return kept;
+}
+
+// What the harness's check prints for `impl` over the case list, up to `largest_n`.
+std::string check_output_of(const scan::ScanImpl& impl, std::size_t largest_n) {
+    const std::uint64_t seed = pmpp::testing::test_seed();
+    return check_output(cases_up_to(largest_n),
+                        [&](const Case& c) { return scan::check_case(impl, c, pmpp::case_seed(seed, c)); });
+}
+
+}  // namespace
+
+TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+    PMPP_REQUIRE_GPU();
+    for (const HintedMistake& m : hinted_mistakes()) {
+        const std::string output = check_output_of(m.wrong, m.largest_n);
+        EXPECT_TRUE(shows_symptom(output, m.symptom)) << "the check does not print \"" << m.symptom
+                                                      << "\" for its mistake; it prints:\n" << output;
+    }
+}
+
+TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
+    std::vector<std::string> symptoms;
+    for (const HintedMistake& m : hinted_mistakes()) symptoms.push_back(m.symptom);
+    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+}
+
+TEST(ReadmeHints, AWrongOutputThatFitsNoPatternGetsNoGuessedHint) {
+    PMPP_REQUIRE_GPU();
+    // Every output 0 (the down-sweep loses the left sums): wrong from index 1 on, by amounts
+    // that differ, shifted nowhere, from no boundary. The check shows the values, and no hint.
+    for (int bits : {0, scan::kInPlace}) {
+        const CheckResult r = scan::check_case(blelloch_impl(wrong::blelloch_down_sweep_overwrites_the_left_first),
+                                               make_case(4097, scan_inputs::kFullRange, bits), pmpp::testing::test_seed(bits));
+        ASSERT_FALSE(r.ok) << "bits " << bits;
+        EXPECT_EQ(r.first.at(0).index, 1u) << r.report();
+        EXPECT_EQ(r.hint, "") << r.report();
+    }
+}
+
+// The README says that zeroing the padding is not needed: held here. The check poisons the
+// workspace (0xFF, -1 in every int of the padding) and still every case passes.
+TEST(ReadmeHints, AScanThatLeavesThePaddingUnzeroedPassesEveryCase) {
+    PMPP_REQUIRE_GPU();
+    const scan::ScanImpl unzeroed = blelloch_impl(looks_wrong::blelloch_leaves_the_padding_unzeroed);
+    EXPECT_EQ(check_output_of(unzeroed, (std::size_t{1} << 20) + 7), "");
 }

@@ -531,3 +531,14 @@ TEST(ReadmeHints, CheckOutputHoldsEveryFailingCaseAndTheHintsOverAllCases) {
     EXPECT_TRUE(shows_symptom(out, "hint over all cases: fails only at sizes that are not powers of two")) << out;
     EXPECT_FALSE(shows_symptom(out, "n=16:")) << out;
 }
+
+TEST(PatternHints, ClaimNoRunsShorterThanSixteenUnlessTheExerciseNamesThem) {
+    auto pairs = random_u32(1024, 7, 1u << 30);  // a broken network whose last step still sorts pairs
+    for (std::size_t i = 0; i + 1 < pairs.size(); i += 2)
+        if (pairs[i + 1] < pairs[i]) std::swap(pairs[i], pairs[i + 1]);
+    const CheckResult r = check_sorted(pairs.data(), pairs.size(), std::less<std::uint32_t>());
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.hint, "") << r.report();
+    HintScope scope({{{2, "pair"}}, {}});
+    EXPECT_TRUE(has_hint(check_sorted(pairs.data(), pairs.size(), std::less<std::uint32_t>()), "runs of 2 elements (one pair)"));
+}

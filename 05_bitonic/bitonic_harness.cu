@@ -24,6 +24,10 @@ namespace {
 
 constexpr std::size_t kCpuBenchMax = std::size_t{1} << 24;      // std::sort of 2^26 keys: seconds
 constexpr std::size_t kOddEvenBenchMax = std::size_t{1} << 16;  // n launches
+// The tiles the hints name: bitonic_3_shared.cu's (the starter's kTile too) and
+// bitonic_4_fused.cu's shipped one.
+constexpr std::size_t kSharedTile = 2048;
+constexpr std::size_t kFusedTile = 8192;
 
 using pmpp::detail::bits_of;  // a key's bit pattern (check.h)
 
@@ -56,6 +60,69 @@ template <typename K>
 std::string format_key(K v) {
     if constexpr (std::is_same_v<K, float>) return format_value(v) + format(" (0x%08x)", bits_of(v));
     else return format_value(v);
+}
+
+// ---- what a wrong output shows, in the network's terms ---------------------------------------------
+// Facts about the keys, each checked on this output (common/check_hints.h's rule: no pattern,
+// no hint); check_sorted and check_permutation add their own (runs, lost and doubled keys).
+
+// The length B of the blocks when the output is what the network leaves after its stage k = B:
+// every block of B sorted in the direction the network gives it at that stage (the block
+// holding n - 1 forward, its neighbours alternating), and some backward block out of the order
+// asked (else the keys are simply sorted). 0 when no B < padded_length(n) fits.
+template <typename K>
+std::size_t alternating_block_length(const K* keys, std::size_t n, SortOrder order) {
+    const Before<K> forward_before = before_for<K>(order);
+    const Before<K> backward_before{!forward_before.descending};
+    for (std::size_t block = padded_length(n) / 2; block >= 2; block /= 2) {
+        bool fits = true, reversed_somewhere = false;
+        for (std::size_t start = 0; start < n && fits; start += block) {
+            const bool forward = sorts_forward(start, block, n);
+            const std::size_t end = std::min(n, start + block);
+            for (std::size_t i = start + 1; i < end && fits; ++i) {
+                fits = !(forward ? forward_before : backward_before)(keys[i], keys[i - 1]);
+                reversed_somewhere |= !forward && forward_before(keys[i], keys[i - 1]);
+            }
+        }
+        if (fits && reversed_somewhere) return block;
+    }
+    return 0;
+}
+
+template <typename K>
+std::vector<std::string> sorted_output_facts(const SortInput<K>& in, const std::vector<K>& expected, const K* keys,
+                                             SortOrder order) {
+    std::vector<std::string> facts;
+    const std::size_t n = in.keys.size();
+    const SortOrder other = order == SortOrder::Ascending ? SortOrder::Descending : SortOrder::Ascending;
+    if (check_sorted(keys, n, before_for<K>(other)).ok) {
+        facts.push_back("sorted in the opposite order: the direction of the last stage is reversed");
+    } else if (const std::size_t block = alternating_block_length(keys, n, order)) {
+        const std::size_t padded = padded_length(n);
+        facts.push_back(format("sorted in blocks of %zu elements in alternating directions (the block of element "
+                               "n - 1 in the order asked, the one before it in the opposite order): the network as "
+                               "its stage k = %zu leaves it, never merged by ",
+                               block, block) +
+                        (2 * block == padded ? format("the last stage, k = %zu = padded_length(n)", padded)
+                                             : format("the stages k = %zu ... %zu = padded_length(n)", 2 * block, padded)));
+    }
+    if constexpr (std::is_same_v<K, float>) {
+        // A comparison with < or > is false for every NaN: a network that compares so never
+        // swaps a NaN, and each stays where the input had it.
+        std::size_t nans = 0, moved = 0, misplaced = 0, example = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!std::isnan(in.keys[i])) continue;
+            ++nans;
+            if (bits_of(keys[i]) != bits_of(in.keys[i])) ++moved;
+            else if (bits_of(keys[i]) != bits_of(expected[i]) && misplaced++ == 0) example = i;
+        }
+        if (nans > 0 && moved == 0 && misplaced > 0)
+            facts.push_back(format("every NaN of the input is still at its input position (%zu NaNs; e.g. index %zu, "
+                                   "where the sorted keys hold %s): a comparison with < or > is false for every NaN, "
+                                   "so a NaN never swaps, and -0.0 == +0.0; compare with before (the total order)",
+                                   nans, example, format_key(expected[example]).c_str()));
+    }
+    return facts;
 }
 
 // ---- the check of one run, on the device --------------------------------------------------------
@@ -160,7 +227,9 @@ std::vector<Case> bitonic_cases(const Options&) {
     const std::vector<std::size_t> special_sizes = {3, 100, 4097, 65537};
     std::vector<Case> cases;
     auto add = [&](std::size_t n, Distribution d, const CaseKind& kind) {
-        cases.push_back({"n=" + format_size(n) + " " + pmpp::to_string(d) + " " + describe(kind), n, d, to_variant(kind)});
+        // Every sort here is in place: the keys (and values) are sorted where they lie.
+        cases.push_back({"n=" + format_size(n) + " " + pmpp::to_string(d) + " " + describe(kind), n, d, to_variant(kind),
+                         /*in_place=*/true});
     };
     for (const CaseKind& kind : all_kinds()) {
         for (std::size_t n : sizes) add(n, Distribution::Uniform, kind);
@@ -530,31 +599,33 @@ SortInput<K> make_input(std::size_t n, Distribution dist, const CaseKind& kind, 
 template <typename K>
 CheckResult check_sorted_output(const SortInput<K>& in, const std::vector<K>& expected, const K* keys,
                                 const u32* values, SortOrder order) {
+    // The tiles of the shared-memory variant (and the starter's kTile) and of the fused one:
+    // "sorted within runs of 2048 elements (one shared-memory tile) ...".
+    HintScope hints({{{kSharedTile, "shared-memory tile"}, {kFusedTile, "fused tile"}}, {}});
     const std::size_t n = in.keys.size();
     // Sorted keys are unique bit for bit (the total order tells every bit pattern apart), so
     // equality with the CPU's answer is the whole check of the keys; the rest says why not.
     CheckResult r = compare_exact(expected.data(), keys, n);
     if (!r.ok) {
+        // Not in order, not a permutation, or both: the report of the first, the hints of both.
+        // (compare_exact's own hints are left out: its "never written" reads a key of all ones,
+        // a special value of every type here, as the poison of an output this sort never has.)
         CheckResult sorted = check_sorted(keys, n, before_for<K>(order));
-        if (!sorted.ok) {
-            sorted.message += order == SortOrder::Ascending ? " (ascending asked)" : " (descending asked)";
-            const SortOrder other = order == SortOrder::Ascending ? SortOrder::Descending : SortOrder::Ascending;
-            if (n > 1 && std::memcmp(keys, in.keys.data(), n * sizeof(K)) == 0)
-                sorted.hint = "the keys are exactly the input: nothing was sorted (is the sort launched?)";
-            else if (check_sorted(keys, n, before_for<K>(other)).ok)
-                sorted.hint = "sorted in the opposite order: the direction of the last stage is reversed";
-            else
-                sorted.hint = "a skipped step, a wrong partner or a wrong direction bit leaves descents; if only "
-                              "lengths that are not powers of two fail, see the direction rule in bitonic_network.h";
-            return sorted;
+        const CheckResult perm = check_permutation(in.keys.data(), keys, n);
+        if (sorted.ok && perm.ok) return r;  // cannot happen: see above
+        CheckResult report = sorted.ok ? perm : sorted;
+        if (!sorted.ok) report.message += order == SortOrder::Ascending ? " (ascending asked)" : " (descending asked)";
+        if (n > 1 && std::memcmp(keys, in.keys.data(), n * sizeof(K)) == 0) {
+            // Whatever order the input had (runs, say) is no fact about the sort.
+            report.hint = "the keys are exactly the input: nothing was sorted (is the sort launched?)";
+            return report;
         }
-        CheckResult perm = check_permutation(in.keys.data(), keys, n);
-        if (!perm.ok) {
-            perm.hint = "the keys are in order, but some were lost and others duplicated: two threads writing one "
-                        "element (a missing barrier?) or an element written to the wrong place";
-            return perm;
-        }
-        return r;
+        for (const std::string& h : sorted_output_facts(in, expected, keys, order)) report.add_hint(h);
+        if (!sorted.ok && !perm.ok)
+            report.add_hint("not a permutation of the input either: " + std::to_string(perm.mismatches) +
+                            " distinct value(s) occur a different number of times");
+        if (!sorted.ok) report.add_hint(perm.hint);  // which elements were lost and which doubled
+        return report;
     }
     if (values == nullptr) return r;
 

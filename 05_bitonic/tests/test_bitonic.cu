@@ -7,10 +7,14 @@
 #include "../bitonic_network.h"
 #include "wrong_bitonic.h"
 
+#include "common/readme_hints.h"
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -303,6 +307,190 @@ TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.hint.find("nothing was sorted"), std::string::npos) << r.report();
     }
+}
+
+// ---- README hints: each is what the check prints for its mistake -----------------------------------
+
+namespace {
+
+// A wrong sort for every key type, as the check calls it.
+struct WrongImpl {
+    std::string name;
+    bitonic::SortFn<std::uint32_t> u32;
+    bitonic::SortFn<std::int32_t> i32;
+    bitonic::SortFn<float> f32;
+};
+#define WRONG_IMPL(name) \
+    WrongImpl { #name, wrong::name<std::uint32_t>, wrong::name<std::int32_t>, wrong::name<float> }
+
+// One wrong implementation per bullet of the README's "## Hints", with the symptom it quotes.
+struct HintedMistake {
+    std::string symptom;
+    WrongImpl wrong;
+};
+const std::vector<HintedMistake>& readme_hint_table() {
+    static const std::vector<HintedMistake> table = {
+        {"the keys are exactly the input: nothing was sorted", WRONG_IMPL(does_nothing)},
+        {"fails only at sizes that are not powers of two", WRONG_IMPL(uses_the_seeds_direction_rule)},
+        {"wrote ... past the end of keys", WRONG_IMPL(keeps_partners_past_n)},
+        {"sorted in blocks of ... elements in alternating directions", WRONG_IMPL(runs_the_stages_up_to_n)},
+        {"sorted within runs of 2048 elements (one shared-memory tile) but not across them",
+         WRONG_IMPL(leaves_out_the_steps_longer_than_a_tile)},
+        {"sorted in the opposite order", WRONG_IMPL(flips_the_direction_bit)},
+        {"... of the input lost (e.g. ...) and ... of others", WRONG_IMPL(swaps_through_an_overwritten_key)},
+        {"values did not travel with their keys", WRONG_IMPL(leaves_the_values_behind)},
+        {"every NaN of the input is still at its input position", WRONG_IMPL(compares_with_less_than)},
+    };
+    return table;
+}
+
+// bitonic::check_case for a sort that is not one of the harness's implementations.
+CheckResult check_wrong_case(const WrongImpl& sort, const Case& c, std::uint64_t seed) {
+    const CaseKind kind = bitonic::from_variant(c.variant);
+    switch (kind.type) {
+        case KeyType::U32: return bitonic::check_sort<std::uint32_t>(sort.u32, c.n, c.dist, kind, seed);
+        case KeyType::I32: return bitonic::check_sort<std::int32_t>(sort.i32, c.n, c.dist, kind, seed);
+        case KeyType::F32: return bitonic::check_sort<float>(sort.f32, c.n, c.dist, kind, seed);
+    }
+    throw std::logic_error("unknown key type");
+}
+
+// The check's case list up to 2^16 + 1 (every kind, every distribution, the special values;
+// 2^17 + 1 and 2^20 + 5 left out to keep the test short).
+std::vector<Case> small_check_cases() {
+    std::vector<Case> cases = bitonic::exercise().cases(default_options(bitonic::exercise().extra_options));
+    cases.erase(std::remove_if(cases.begin(), cases.end(), [](const Case& c) { return c.n > 65537; }), cases.end());
+    return cases;
+}
+
+// What `make run` prints about `wrong` over those cases.
+std::string check_output_of(const WrongImpl& sort) {
+    const std::uint64_t seed = pmpp::testing::test_seed();
+    return pmpp::check_output(small_check_cases(),
+                              [&](const Case& c) { return check_wrong_case(sort, c, case_seed(seed, c)); });
+}
+
+}  // namespace
+
+TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+    PMPP_REQUIRE_GPU();
+    for (const HintedMistake& h : readme_hint_table()) {
+        const std::string output = check_output_of(h.wrong);
+        EXPECT_TRUE(shows_symptom(output, h.symptom))
+            << h.wrong.name << " should show \"" << h.symptom << "\"; the check printed:\n"
+            << output.substr(0, 20000);
+    }
+}
+
+TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
+    std::vector<std::string> symptoms;
+    for (const HintedMistake& h : readme_hint_table()) symptoms.push_back(h.symptom);
+    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+}
+
+TEST(ReadmeHints, AWrongSortWhoseOutputFitsNoPatternGetsNoHint) {
+    PMPP_REQUIRE_GPU();
+    // The direction read from bit k/2, at n = 2^k + 1: keys that are a permutation of the input,
+    // in no order the check can name (no runs, no blocks, not reversed, not the input). (At
+    // powers of two the same mistake leaves blocks in alternating directions, and says so.)
+    const WrongImpl garbling = WRONG_IMPL(reads_the_direction_from_the_wrong_bit);
+    for (const CaseKind& kind : {kU32AscendingKeys, kF32DescendingPairs, kI32AscendingPairs})
+        for (std::size_t n : {std::size_t{1025}, std::size_t{8193}, std::size_t{16385}}) {
+            const CheckResult r = check_wrong_case(garbling, Case{"", n, Distribution::Uniform, bitonic::to_variant(kind)},
+                                                   seed_for(n, kind));
+            ASSERT_FALSE(r.ok) << "n=" << n;
+            EXPECT_EQ(r.hint, "") << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+        }
+}
+
+// ---- the report of a wrong output, on the host (no GPU: these run everywhere) -----------------------
+
+namespace {
+
+// The report of `keys` as the output of sorting `in` (ascending unless the kind says otherwise).
+template <typename K>
+CheckResult report_of(const bitonic::SortInput<K>& in, const std::vector<K>& keys, const CaseKind& kind) {
+    std::vector<K> expected = in.keys;
+    sort_cpu(expected.data(), nullptr, expected.size(), kind.order);
+    return bitonic::check_sorted_output(in, expected, keys.data(), nullptr, kind.order);
+}
+
+template <typename K>
+std::vector<K> sorted_copy(const bitonic::SortInput<K>& in, SortOrder order) {
+    std::vector<K> keys = in.keys;
+    sort_cpu(keys.data(), nullptr, keys.size(), order);
+    return keys;
+}
+
+}  // namespace
+
+TEST(SortedOutputReport, NamesBlocksInAlternatingDirectionsThatTheLastStageDidNotMerge) {
+    // n = 1000 through stages 2 ... 512 only: [0, 512) sorted backward, [512, 1000) forward.
+    const auto in = bitonic::make_input<std::uint32_t>(1000, Distribution::Uniform, kU32AscendingKeys, 1);
+    std::vector<std::uint32_t> keys = in.keys;
+    std::sort(keys.begin(), keys.begin() + 512, std::greater<std::uint32_t>());
+    std::sort(keys.begin() + 512, keys.end());
+    const CheckResult r = report_of(in, keys, kU32AscendingKeys);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("sorted in blocks of 512 elements in alternating directions"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("never merged by the last stage, k = 1024 = padded_length(n)"), std::string::npos) << r.report();
+}
+
+TEST(SortedOutputReport, NamesTheSharedMemoryTileWhenEveryTileIsSortedAndNoneMerged) {
+    const auto in = bitonic::make_input<std::uint32_t>(8192, Distribution::Uniform, kU32AscendingKeys, 2);
+    std::vector<std::uint32_t> keys = in.keys;
+    for (std::size_t t = 0; t < keys.size(); t += 2048) std::sort(keys.begin() + t, keys.begin() + t + 2048);
+    const CheckResult r = report_of(in, keys, kU32AscendingKeys);
+    EXPECT_NE(r.hint.find("sorted within runs of 2048 elements (one shared-memory tile) but not across them"),
+              std::string::npos)
+        << r.report();
+}
+
+TEST(SortedOutputReport, SaysEveryNaNStayedWhereTheInputHadItWhenNoNaNMoved) {
+    // What a network comparing with < leaves: the other keys moved, every NaN where it was.
+    CaseKind kind{KeyType::F32, SortOrder::Ascending, false, true};
+    const auto in = bitonic::make_input<float>(200, Distribution::Uniform, kind, 3);
+    std::vector<float> keys = in.keys, others;
+    for (float k : in.keys)
+        if (!std::isnan(k)) others.push_back(k);
+    sort_cpu(others.data(), nullptr, others.size(), SortOrder::Ascending);
+    for (std::size_t i = 0, next = 0; i < keys.size(); ++i)
+        if (!std::isnan(keys[i])) keys[i] = others[next++];
+    ASSERT_LT(others.size(), keys.size()) << "the special values hold NaNs";
+    const CheckResult r = report_of(in, keys, kind);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("every NaN of the input is still at its input position"), std::string::npos) << r.report();
+    // Sorted right but for one NaN moved: no such claim.
+    std::vector<float> almost = sorted_copy(in, SortOrder::Ascending);
+    std::swap(almost.front(), almost.back());
+    EXPECT_EQ(report_of(in, almost, kind).hint.find("every NaN"), std::string::npos);
+}
+
+TEST(SortedOutputReport, SaysNothingButNothingWasSortedWhenTheKeysAreTheInput) {
+    const auto in = bitonic::make_input<std::uint32_t>(3000, Distribution::Uniform, kU32AscendingKeys, 4);
+    const CheckResult r = report_of(in, in.keys, kU32AscendingKeys);
+    EXPECT_EQ(r.hint, "the keys are exactly the input: nothing was sorted (is the sort launched?)") << r.report();
+}
+
+TEST(SortedOutputReport, GivesTheLostAndDoubledKeysOfAnOutputThatIsAlsoOutOfOrder) {
+    const auto in = bitonic::make_input<std::uint32_t>(1000, Distribution::Uniform, kU32AscendingKeys, 5);
+    std::vector<std::uint32_t> keys = sorted_copy(in, SortOrder::Ascending);
+    std::swap(keys[10], keys[900]);
+    keys[500] = keys[501];  // one key written over another
+    const CheckResult r = report_of(in, keys, kU32AscendingKeys);
+    EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("not a permutation of the input either"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("1 element of the input lost"), std::string::npos) << r.report();
+}
+
+TEST(SortedOutputReport, GivesNoHintForKeysInAnOrderWithNoPattern) {
+    const auto in = bitonic::make_input<std::uint32_t>(4000, Distribution::Uniform, kU32AscendingKeys, 6);
+    std::vector<std::uint32_t> keys = sorted_copy(in, SortOrder::Ascending);
+    pmpp::Rng rng(7);
+    for (std::size_t i = keys.size() - 1; i > 0; --i) std::swap(keys[i], keys[rng.below(i + 1)]);
+    const CheckResult r = report_of(in, keys, kU32AscendingKeys);
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.hint, "") << r.report();
 }
 
 // ---- the benchmark checks every run ----------------------------------------------------------------

@@ -7,28 +7,84 @@
 
 namespace {
 
-enum class Mistake { None, SkipsAStep, FlipsTheDirectionBit, ReadsTheWrongBit, SeedsDirectionRule };
+enum class Mistake {
+    None,
+    SkipsAStep,
+    FlipsTheDirectionBit,
+    ReadsTheWrongBit,
+    SeedsDirectionRule,
+    PartnerPastNNotSkipped,
+    ComparesWithLessThan,
+    SwapsThroughAnOverwrittenKey,
+    StagesUpToN,
+    SkipsTheStepsLongerThanATile,
+};
+
+constexpr std::size_t kTile = 2048;  // the starter's (and bitonic_3_shared.cu's) tile
+
+// The student's compare-exchange as it is often first written: the swap reads keys[i] back
+// after it has overwritten it, so both elements end up holding keys[l].
+template <typename K>
+__device__ void swap_through_the_overwritten_key(K* keys, std::uint32_t* values, std::size_t i, std::size_t l,
+                                                 bool forward, bitonic::Before<K> before) {
+    const K a = keys[i], b = keys[l];
+    if (forward ? before(b, a) : before(a, b)) {
+        keys[i] = keys[l];
+        keys[l] = keys[i];
+        if (values != nullptr) {
+            values[i] = values[l];
+            values[l] = values[i];
+        }
+    }
+}
+
+// The comparison with the key type's own < (and > descending), not the total order of Before.
+template <typename K>
+__device__ void compare_exchange_with_less_than(K* keys, std::uint32_t* values, std::size_t i, std::size_t l,
+                                                bool forward, bool descending) {
+    const K a = keys[i], b = keys[l];
+    const bool ascending_here = forward != descending;
+    if (ascending_here ? b < a : a < b) {
+        keys[i] = b;
+        keys[l] = a;
+        if (values != nullptr) {
+            const std::uint32_t v = values[i];
+            values[i] = values[l];
+            values[l] = v;
+        }
+    }
+}
 
 template <typename K>
 __global__ void faulty_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
                             bitonic::Before<K> before, Mistake mistake) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t partner = i ^ j;
-    if (partner <= i || partner >= n) return;
+    if (partner <= i) return;
+    // The check's guard zones are as wide as the padding to a power of two, so the partners
+    // this mistake keeps are read and written inside them.
+    if (partner >= n && mistake != Mistake::PartnerPastNNotSkipped) return;
     bool forward = bitonic::sorts_forward(i, k, n);
     if (mistake == Mistake::FlipsTheDirectionBit) forward = !forward;
     if (mistake == Mistake::ReadsTheWrongBit) forward = bitonic::sorts_forward(i, k >> 1, n);
     if (mistake == Mistake::SeedsDirectionRule) forward = (i & k) == 0;
-    bitonic::compare_exchange(keys, values, i, partner, forward, before);
+    if (mistake == Mistake::ComparesWithLessThan)
+        compare_exchange_with_less_than(keys, values, i, partner, forward, before.descending);
+    else if (mistake == Mistake::SwapsThroughAnOverwrittenKey)
+        swap_through_the_overwritten_key(keys, values, i, partner, forward, before);
+    else
+        bitonic::compare_exchange(keys, values, i, partner, forward, before);
 }
 
 template <typename K>
 void faulty_network(Mistake mistake, K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
     const auto blocks = static_cast<unsigned>((n + 255) / 256);
-    for (std::size_t k = 2; k <= bitonic::padded_length(n); k <<= 1)
+    const std::size_t last_stage = mistake == Mistake::StagesUpToN ? n : bitonic::padded_length(n);
+    for (std::size_t k = 2; k <= last_stage; k <<= 1)
         for (std::size_t j = k >> 1; j > 0; j >>= 1) {
             if (mistake == Mistake::SkipsAStep && k == 4 && j == 1) continue;
+            if (mistake == Mistake::SkipsTheStepsLongerThanATile && j >= kTile) continue;
             faulty_step<<<blocks, 256>>>(keys, values, n, j, k, bitonic::before_for<K>(order), mistake);
             PMPP_CHECK_LAUNCH();
         }
@@ -155,6 +211,31 @@ template <typename K>
 void does_nothing(K*, std::uint32_t*, std::size_t, SortOrder) {}
 
 template <typename K>
+void keeps_partners_past_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::PartnerPastNNotSkipped, keys, values, n, order);
+}
+
+template <typename K>
+void compares_with_less_than(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::ComparesWithLessThan, keys, values, n, order);
+}
+
+template <typename K>
+void swaps_through_an_overwritten_key(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::SwapsThroughAnOverwrittenKey, keys, values, n, order);
+}
+
+template <typename K>
+void runs_the_stages_up_to_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::StagesUpToN, keys, values, n, order);
+}
+
+template <typename K>
+void leaves_out_the_steps_longer_than_a_tile(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    faulty_network(Mistake::SkipsTheStepsLongerThanATile, keys, values, n, order);
+}
+
+template <typename K>
 void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     const std::size_t padded = bitonic::padded_length(n);
     // One spare element past the padded length, so that the wrong copy back reads inside the
@@ -216,6 +297,11 @@ BITONIC_INSTANTIATE_SORT(loses_a_key_and_duplicates_another)
 BITONIC_INSTANTIATE_SORT(leaves_the_values_behind)
 BITONIC_INSTANTIATE_SORT(pads_in_memory_past_the_end)
 BITONIC_INSTANTIATE_SORT(does_nothing)
+BITONIC_INSTANTIATE_SORT(keeps_partners_past_n)
+BITONIC_INSTANTIATE_SORT(compares_with_less_than)
+BITONIC_INSTANTIATE_SORT(swaps_through_an_overwritten_key)
+BITONIC_INSTANTIATE_SORT(runs_the_stages_up_to_n)
+BITONIC_INSTANTIATE_SORT(leaves_out_the_steps_longer_than_a_tile)
 BITONIC_INSTANTIATE_SORT(copies_back_with_i_le_n)
 BITONIC_INSTANTIATE_SORT(pads_in_memory_before_the_start)
 BITONIC_INSTANTIATE_SORT(duplicates_a_value_between_equal_keys)

@@ -22,8 +22,20 @@ template <typename K>  // sorts the keys and leaves the values where they were
 void leaves_the_values_behind(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // pads to the next power of two in memory with the last key, past the end of the array
 void pads_in_memory_past_the_end(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
-template <typename K>
+template <typename K>  // launches nothing: the keys come back as they went in
 void does_nothing(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+
+// ---- the mistakes the README's hints are about ----------------------------------------------------
+template <typename K>  // "if (partner > i)": the partner is not skipped when it is at or past n
+void keeps_partners_past_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+template <typename K>  // swaps when keys[l] < keys[i] (> descending), the float's own <, not before()
+void compares_with_less_than(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+template <typename K>  // swaps with "keys[i] = keys[l]; keys[l] = keys[i];": both end up holding keys[l]
+void swaps_through_an_overwritten_key(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+template <typename K>  // the stage loop "for (k = 2; k <= n; k *= 2)": one stage short when n is not a power of two
+void runs_the_stages_up_to_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+template <typename K>  // the tile kernel for every stage, without the global steps j = k/2 ... 2048 before it
+void leaves_out_the_steps_longer_than_a_tile(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 
 // ---- writes outside the array, and a sort that games the benchmark ------------------------------
 template <typename K>  // sorts a padded copy, then copies it back with a grid-stride loop bounded by

@@ -214,11 +214,11 @@ std::vector<std::string> explain_differences(const T* expected, const T* actual,
         const std::size_t left_exempt = last == n - 1 ? 1 : 0;  // the last element has no right neighbour
         const std::size_t right_exempt = first == 0 ? 1 : 0;
         if (left >= 2 && left + left_exempt == wrong)
-            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i + 1] (an inclusive "
-                          "result where an exclusive one is asked, or an index one too high)");
+            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i + 1] (every value "
+                          "one place early: an inclusive result where an exclusive one is asked, or an index one off)");
         else if (right >= 2 && right + right_exempt == wrong)
-            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i - 1] (an exclusive "
-                          "result where an inclusive one is asked, or an index one too low)");
+            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i - 1] (every value "
+                          "one place late: an exclusive result where an inclusive one is asked, or an index one off)");
     }
 
     // From a block or tile boundary to the end.

@@ -101,7 +101,7 @@ std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, c
     }
     if (failing == 0 || passing_sizes.empty()) return out;
     if (all_failing_empty) {
-        out.push_back("fails only at n = 0: an empty input must launch nothing, or nothing that writes");
+        out.push_back("fails only at n = 0: the empty input (nothing to read, and nothing to write)");
         return out;
     }
     if (all_failing_not_pow2 && a_pow2_passes)

@@ -2,7 +2,7 @@
 //
 // The harness calls the two functions at the bottom. Until you write them, the check rejects
 // this file: the output arrays are filled with NaN before each run, so an output you never
-// write shows up as "NaN: never written".
+// write shows up as "never written" (it still holds the NaN).
 #include "saxpy.h"
 
 #include "common/cuda_check.h"

@@ -43,6 +43,16 @@ Expected expected_repeats(const std::vector<int>& a) {
     return e;
 }
 
+// What the check's hints may name (check_hints.h): the count, as an amount every index could be
+// off by. Not below 2: an offset of 1 with one repeat would be named the count when it is only
+// an index one too high. No tile or block boundaries: entry k of indices is the k-th repeat,
+// wherever in the input it lies, so a tile of the input starts at no fixed entry.
+HintContext repeats_hint_context(const Expected& e) {
+    HintContext ctx;
+    if (e.count >= 2) ctx.quantities.push_back({static_cast<double>(e.count), "the count of repeats"});
+    return ctx;
+}
+
 // The report of a wrong `indices` (host copy of all n entries): the first wrong indices, the
 // order hint, or the first entry written past the count.
 CheckResult compare_indices(const Expected& e, const std::vector<int>& out) {
@@ -50,7 +60,7 @@ CheckResult compare_indices(const Expected& e, const std::vector<int>& out) {
     CheckResult r = compare_exact(e.output.data(), out.data(), count);
     if (!r.ok) {
         if (std::is_permutation(e.output.begin(), e.output.begin() + static_cast<std::ptrdiff_t>(count), out.begin()))
-            r.hint = "the right indices in the wrong order: the output must be ascending";
+            r.add_hint("the right indices in the wrong order: the output must be ascending");
         return r;
     }
     for (std::size_t i = count; i < out.size(); ++i)
@@ -58,6 +68,30 @@ CheckResult compare_indices(const Expected& e, const std::vector<int>& out) {
             return CheckResult::fail("indices[" + std::to_string(i) + "] = " + std::to_string(out[i]) +
                                      " was written, past the count " + std::to_string(count));
     return CheckResult::pass(out.size());
+}
+
+// What indices shows when the returned count is wrong (host copy of all n entries): only facts
+// that the entries prove. Empty when they prove nothing.
+std::string explain_wrong_count(const Expected& e, std::size_t count, const std::vector<int>& out) {
+    const std::size_t n = out.size(), right = e.count;
+    if (right > 0 && out == e.output)
+        return (right == 1 ? std::string("indices holds the one repeat") : "indices holds all " + std::to_string(right) + " repeats") +
+               ", right, and nothing past them: only the returned count is wrong";
+    if (count >= right) return "";
+    // The first `count` entries right and every entry after them still the poison: the search
+    // found the first `count` repeats and none of the others.
+    const auto found_end = out.begin() + static_cast<std::ptrdiff_t>(count);
+    if (!std::equal(out.begin(), found_end, e.output.begin()) ||
+        !std::all_of(found_end, out.end(), [](int v) { return v == -1; }))
+        return "";
+    const std::size_t missing = right - count;
+    const int last = e.output[right - 1];
+    const std::string found = count == 0 ? "nothing was written"
+                                         : "the first " + std::to_string(count) + " indices are right and nothing else was written";
+    if (missing == 1 && static_cast<std::size_t>(last) + 2 == n)
+        return "the last repeat is missing: i = " + std::to_string(last) + " = n - 2, the last pair (a[n - 2] == a[n - 1]); " + found;
+    return "the last " + hints::count_of(missing, "repeat") + " (from i = " + std::to_string(e.output[count]) +
+           (missing == 1 ? ") is missing; " : ") are missing; ") + found;
 }
 
 // The check of one run: the guard zones of indices and of the workspace, the returned count,
@@ -69,8 +103,11 @@ CheckResult verify_run(const Expected& e, const int* expected_output, std::size_
     if (!r.ok) return r;
     r = workspace.check_guards();
     if (!r.ok) return r;
-    if (count != e.count)
-        return CheckResult::fail("count: expected " + std::to_string(e.count) + ", got " + std::to_string(count));
+    if (count != e.count) {
+        CheckResult wrong = CheckResult::fail("count: expected " + std::to_string(e.count) + ", got " + std::to_string(count));
+        wrong.add_hint(explain_wrong_count(e, count, indices.to_host()));
+        return wrong;
+    }
     if (count_differences_on_device(expected_output, indices.data(), indices.size()) == 0)
         return CheckResult::pass(indices.size());
     return compare_indices(e, indices.to_host());
@@ -82,6 +119,7 @@ CheckResult check_case(const RepeatsImpl& impl, const Case& c, std::uint64_t see
     const auto kind = static_cast<scan_inputs::Kind>(c.variant & scan_inputs::kKindMask);
     const std::vector<int> input = scan_inputs::make(c.n, kind, seed);
     const Expected expected = expected_repeats(input);
+    const HintScope hint_scope(repeats_hint_context(expected));
     DeviceBuffer<int> a, expected_output;
     a.upload(input);
     expected_output.upload(expected.output);
@@ -104,6 +142,7 @@ CheckResult check_case(const RepeatsImpl& impl, const Case& c, std::uint64_t see
 Measurement bench_impl(const RepeatsImpl& fn, std::size_t n, BenchContext& ctx) {
     const std::vector<int> input = scan_inputs::make(n, scan_inputs::kSmallValues, ctx.seed);
     const Expected expected = expected_repeats(input);
+    const HintScope hint_scope(repeats_hint_context(expected));  // every run's check reports as the check does
     Measurement m;
     // The fewest bytes: read a once, write the indices.
     m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(expected.count);

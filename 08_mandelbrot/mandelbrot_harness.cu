@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -226,16 +227,23 @@ std::string failure_of(const CountTally& t, std::size_t pixels, int max_iter, Ch
     return "";
 }
 
-// ---- Hints for the classic mistakes ----------------------------------------------------------
+// ---- Hints: what the pattern of a wrong image shows ---------------------------------------------
+// Facts that the numbers prove, never likely causes (as check_hints.h does for arrays): no
+// pattern, no hint.
 
-std::string hint_for(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
-                     std::size_t never_written, std::size_t off_by_one, std::size_t away_differ) {
+// "the last 2 columns (x >= 31)": the trailing columns or rows of an image, counted.
+std::string trailing(int count, const char* noun, const char* axis, int from) {
+    return format("the last %d %s%s (%s >= %d)", count, noun, count == 1 ? "" : "s", axis, from);
+}
+
+std::string hint_for(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height, int max_iter,
+                     std::size_t never_written) {
     const std::size_t pixels = static_cast<std::size_t>(width) * height;
     if (never_written == pixels)
-        return "no pixel was written: is the kernel launched, with a grid of at least one block, and checked "
-               "with PMPP_CHECK_LAUNCH()?";
+        return format("no pixel was written: all %zu still hold 0xFFFFFFFF, the poison written before the run", pixels);
     if (never_written > 0) {
-        // Unwritten pixels that fill the last columns or rows: the grid stops short of the image.
+        // Unwritten pixels that fill the last columns or rows, every other pixel written: the
+        // written pixels are a rectangle at the top left.
         auto unwritten = [&](int x, int y) { return actual[static_cast<std::size_t>(y) * width + x] == kPoison; };
         auto column_unwritten = [&](int x) {
             for (int y = 0; y < height; ++y)
@@ -250,25 +258,45 @@ std::string hint_for(const std::uint32_t* expected, const std::uint32_t* actual,
         int cols = 0, rows = 0;
         while (cols < width && column_unwritten(width - 1 - cols)) ++cols;
         while (rows < height && row_unwritten(height - 1 - rows)) ++rows;
-        bool explained = cols > 0 || rows > 0;
-        for (int y = 0; y < height - rows && explained; ++y)
-            for (int x = 0; x < width - cols && explained; ++x) explained = !unwritten(x, y);
-        if (explained)
-            return "the last columns or rows were never written: round the number of blocks up on both axes";
-        return "some pixels were never written: does every pixel get a thread (both axes of the grid)?";
+        bool rectangle = cols > 0 || rows > 0;
+        for (int y = 0; y < height - rows && rectangle; ++y)
+            for (int x = 0; x < width - cols && rectangle; ++x) rectangle = !unwritten(x, y);
+        if (!rectangle) return "";
+        std::string which;
+        if (cols > 0) which = trailing(cols, "column", "x", width - cols);
+        if (rows > 0) which += (which.empty() ? "" : " and ") + trailing(rows, "row", "y", height - rows);
+        return "the pixels never written are exactly " + which + "; every other pixel was written";
     }
-    if (width != height && width > 1 && height > 1) {  // written transposed: counts[px * height + py]
-        std::size_t same = 0, total = 0;
+    // Written transposed: pixel (px, py)'s count at index px * height + py. Claimed only where the
+    // image says so on a sample of pixels and the reference itself does not (a view of one count
+    // looks transposed too).
+    if (width > 1 && height > 1) {
+        std::size_t transposed = 0, straight = 0, total = 0;
         for (int y = 0; y < height; y += std::max(1, height / 16))
             for (int x = 0; x < width; x += std::max(1, width / 16)) {
+                const std::uint32_t e = expected[static_cast<std::size_t>(y) * width + x];
                 ++total;
-                same += actual[static_cast<std::size_t>(x) * height + y] == expected[static_cast<std::size_t>(y) * width + x];
+                transposed += actual[static_cast<std::size_t>(x) * height + y] == e;
+                straight += expected[static_cast<std::size_t>(x) * height + y] == e;
             }
-        if (same * 10 >= total * 9 && away_differ > 0)
-            return "the image looks transposed: the index of pixel (px, py) is py * width + px";
+        if (transposed * 10 >= total * 9 && straight * 10 < total * 9)
+            return format("the image is transposed: at %zu of %zu sampled pixels (px, py), index px * height + py "
+                          "holds the reference count of (px, py), where py * width + px is asked",
+                          transposed, total);
     }
-    if (away_differ > 0 && off_by_one * 10 >= away_differ * 9)
-        return "the counts are off by one: count = the first n with |z_n|^2 > 4 (z_0 = 0 is n = 0), at most max_iter";
+    // Off by one: (nearly) every pixel that escapes holds the reference count + 1, or - 1. A few
+    // may differ otherwise: rounding moves the counts at the boundary.
+    std::size_t escaped = 0, plus_one = 0, minus_one = 0;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        if (expected[i] >= static_cast<std::uint32_t>(max_iter)) continue;
+        ++escaped;
+        plus_one += actual[i] == expected[i] + 1;
+        minus_one += expected[i] > 0 && actual[i] + 1 == expected[i];
+    }
+    if (escaped > 0 && std::max(plus_one, minus_one) * 10 >= escaped * 9)
+        return format("the counts are off by one: %zu of the %zu pixels that escape (reference count below max_iter "
+                      "= %d) hold the reference count %s 1",
+                      std::max(plus_one, minus_one), escaped, max_iter, plus_one >= minus_one ? "+" : "-");
     return "";
 }
 
@@ -335,18 +363,13 @@ CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* a
     CheckResult r;
     r.checked = pixels;
     CountTally tally;
-    std::size_t off_by_one = 0;
     std::vector<Mismatch> any, away;
     for (std::size_t i = 0; i < pixels; ++i) {
         const unsigned verdict = classify_pixel(expected, actual, width, height, i, max_iter, mode);
         if (verdict == 0) continue;
         tally.add(verdict);
-        const std::uint32_t a = actual[i], e = expected[i];
-        Mismatch m{i, pixel_label(e, i, width), pixel_label(a, i, width)};
-        if (verdict & kPixelDiffersAway) {
-            off_by_one += a + 1 == e || e + 1 == a;
-            if (away.size() < 5) away.push_back(m);
-        }
+        Mismatch m{i, pixel_label(expected[i], i, width), pixel_label(actual[i], i, width)};
+        if ((verdict & kPixelDiffersAway) && away.size() < 5) away.push_back(m);
         if (any.size() < 5) any.push_back(m);
     }
     r.message = failure_of(tally, pixels, max_iter, mode);
@@ -357,7 +380,7 @@ CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* a
     r.ok = false;
     r.mismatches = tally.never_written + tally.above_max_iter + tally.differ;
     r.first = !away.empty() && tally.never_written == 0 && tally.above_max_iter == 0 ? away : any;
-    r.hint = hint_for(expected, actual, width, height, tally.never_written, off_by_one, tally.away_differ);
+    r.hint = hint_for(expected, actual, width, height, max_iter, tally.never_written);
     return r;
 }
 
@@ -393,11 +416,53 @@ CheckResult compare_counts_on_device(const std::uint32_t* expected, const std::u
 // with no bounds test writes up to 15 rows past the end; those writes must land in the zone.
 constexpr std::size_t kGuardRows = 16;
 
-CheckResult check_image_guards(const GuardedBuffer<std::uint32_t>& counts) {
+namespace {
+
+// Elements in each guard zone of an image `width` pixels wide: GuardedBuffer's own rule for a
+// buffer made with min_guard_elements = kGuardRows * width (at least guard_bytes(), whole 256 bytes).
+std::size_t guard_elements(int width) {
+    const std::size_t rows_bytes = kGuardRows * static_cast<std::size_t>(width) * sizeof(std::uint32_t);
+    return std::max(guard_bytes<std::uint32_t>(), (rows_bytes + 255) / 256 * 256) / sizeof(std::uint32_t);
+}
+
+// Index i of the image's rows continued past either end (row y = -1 above the first row, y =
+// height below the last), as a pixel: "pixel (x = 14, y = 16)".
+std::string continued_pixel(long long i, int width) {
+    long long y = i / width, x = i % width;
+    if (x < 0) x += width, y -= 1;
+    return format("pixel (x = %lld, y = %lld)", x, y);
+}
+
+}  // namespace
+
+CheckResult check_image_guards(const GuardedBuffer<std::uint32_t>& counts, int width, int height) {
     CheckResult r = counts.check_guards();
-    if (!r.ok)
-        r.hint = "the grid is rounded up to whole blocks: threads with px >= width or py >= height (or an index "
-                 "below 0) must not write; check both axes before computing the index";
+    if (r.ok || width <= 0) return r;
+    // Where the farthest stray write on each side falls, read from the zones themselves.
+    const std::size_t zone = guard_elements(width);
+    const std::size_t pixels = counts.size();
+    std::vector<std::uint32_t> before(zone), after(zone);
+    PMPP_CUDA_CHECK(cudaMemcpy(before.data(), counts.data() - zone, zone * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    PMPP_CUDA_CHECK(cudaMemcpy(after.data(), counts.data() + pixels, zone * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    std::uint32_t guard_word;
+    std::memset(&guard_word, kGuardByte, sizeof guard_word);
+    std::size_t past = 0, ahead = 0;  // elements, up to the farthest one written on each side
+    for (std::size_t k = 0; k < zone; ++k)
+        if (after[k] != guard_word) past = k + 1;
+    for (std::size_t k = 0; k < zone && ahead == 0; ++k)
+        if (before[k] != guard_word) ahead = zone - k;
+    std::string where;
+    if (past > 0)
+        where = format("the farthest write past the end, index %zu, is %s of rows continued below the last one "
+                       "(y = %d)",
+                       pixels + past - 1, continued_pixel(static_cast<long long>(pixels + past - 1), width).c_str(),
+                       height - 1);
+    if (ahead > 0)
+        where += std::string(where.empty() ? "the" : "; the") +
+                 format(" farthest write before the start, index -%zu, is %s of rows continued above the first one "
+                        "(y = 0)",
+                        ahead, continued_pixel(-static_cast<long long>(ahead), width).c_str());
+    r.hint = format("counts is %d x %d pixels: ", width, height) + where;
     return r;
 }
 
@@ -428,7 +493,7 @@ CheckResult check_render(const Render& render, const View& view, Precision preci
     counts.poison();
     render(view, precision, counts.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    const CheckResult guards = check_image_guards(counts);
+    const CheckResult guards = check_image_guards(counts, view.image_width, view.image_height);
     if (!guards.ok) return guards;
     const std::vector<std::uint32_t>& expected = reference_counts(view, precision);
     const std::vector<std::uint32_t> actual = counts.to_host();
@@ -698,7 +763,8 @@ Measurement bench_render(const Render& render, bool pinned_arithmetic, const std
                                        TimedCall{[&] { counts.poison(); },
                                                  [&] { render(v, p, counts.data()); },
                                                  [&]() -> CheckResult {
-                                                     const CheckResult guards = check_image_guards(counts);
+                                                     const CheckResult guards =
+                                                         check_image_guards(counts, v.image_width, v.image_height);
                                                      if (!guards.ok) return guards;
                                                      return compare_counts_on_device(expected.data(), counts.data(),
                                                                                      v.image_width, v.image_height,

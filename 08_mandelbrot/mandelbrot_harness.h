@@ -54,8 +54,9 @@ pmpp::CheckResult compare_counts_on_device(const std::uint32_t* expected, const 
                                            int height, int max_iter, CheckMode mode);
 
 // The image's guard zones (GuardedBuffer), named as mandelbrot.h names the array: "wrote 1
-// element past the end of counts (index N; it has N elements)", with a hint for 2-D grids.
-pmpp::CheckResult check_image_guards(const pmpp::GuardedBuffer<std::uint32_t>& counts);
+// element past the end of counts (index N; it has N elements)", with a hint that places the
+// farthest stray write on each side as a pixel of the rows continued past the image's ends.
+pmpp::CheckResult check_image_guards(const pmpp::GuardedBuffer<std::uint32_t>& counts, int width, int height);
 
 // Any device implementation, as the check sees it.
 using Render = std::function<void(const View&, Precision, std::uint32_t*)>;

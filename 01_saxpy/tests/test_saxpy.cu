@@ -3,6 +3,7 @@
 #include "../saxpy_harness.h"
 #include "wrong_saxpy.h"
 
+#include "common/readme_hints.h"
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
@@ -284,6 +285,89 @@ TEST(SaxpyHarness, BenchmarksEveryVariantWithCorrectTimedOutputs) {
     for (const char* l : {"student", "naive", "vectorized", "cublas", "cpu", "student pageable", "student pinned",
                           "vectorized pageable", "vectorized pinned"})
         EXPECT_TRUE(labels.count(l)) << l;
+}
+
+// ---- README hints: each one is what the check prints for its mistake -----------------------
+
+namespace {
+
+// The right from-host function, for the wrong implementations whose mistake is on the device.
+void right_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
+    saxpy_from_host_with(saxpy_naive, n, a, x, y, z);
+}
+
+struct HintedMistake {
+    std::string symptom;  // as README.md's "## Hints" quotes it
+    std::string mistake;  // the wrong implementation, for the failure message
+    saxpy::SaxpyImpl impl;
+};
+
+saxpy::SaxpyImpl on_device(void (*fn)(std::size_t, float, const float*, const float*, float*)) {
+    saxpy::SaxpyImpl impl;
+    impl.device = fn;
+    impl.from_host = right_from_host;
+    return impl;
+}
+
+saxpy::SaxpyImpl from_host(void (*fn)(std::size_t, float, const float*, const float*, float*)) {
+    saxpy::SaxpyImpl impl;
+    impl.device = saxpy_naive;
+    impl.from_host = fn;
+    return impl;
+}
+
+// One wrong implementation per hint of README.md, with the symptom the hint quotes.
+const std::vector<HintedMistake>& hinted_mistakes() {
+    static const std::vector<HintedMistake> table = {
+        {"wrote 1 element past the end of z", "bound_includes_n", on_device(wrong::bound_includes_n)},
+        {"elements past the end of z", "has_no_bound", on_device(wrong::has_no_bound)},
+        {"past the end of z ..., in host memory", "from_host_copies_one_too_many",
+         from_host(wrong::from_host_copies_one_too_many)},
+        {"before the start of z", "stores_one_place_early", on_device(wrong::stores_one_place_early)},
+        {"only the last element (index ...) still holds the poison", "skips_last_element",
+         on_device(wrong::skips_last_element)},
+        {"the last ... elements, from index ... to the end, still hold the poison", "grid_rounded_down",
+         on_device(wrong::grid_rounded_down)},
+        {"no element was written: all ... still hold the poison", "never_launches", on_device(wrong::never_launches)},
+        {"from-host ...: ... no element was written", "from_host_never_copies_back",
+         from_host(wrong::from_host_never_copies_back)},
+        {"the inputs x or y were modified", "modifies_its_input", on_device(wrong::modifies_its_input)},
+    };
+    return table;
+}
+
+// What `make run` prints about `impl` over the case list up to n = 2^16 (every variant is there).
+std::string check_output_of(const saxpy::SaxpyImpl& impl) {
+    std::vector<Case> cases;
+    for (const Case& c : saxpy::exercise().cases(Options{}))
+        if (c.n <= (std::size_t{1} << 16)) cases.push_back(c);
+    const std::uint64_t seed = pmpp::testing::test_seed();
+    return check_output(cases, [&](const Case& c) { return saxpy::check_case(impl, c, case_seed(seed, c)); });
+}
+
+}  // namespace
+
+TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+    PMPP_REQUIRE_GPU();
+    for (const HintedMistake& h : hinted_mistakes()) {
+        const std::string output = check_output_of(h.impl);
+        EXPECT_TRUE(shows_symptom(output, h.symptom)) << "\"" << h.symptom << "\" is not what the check prints for "
+                                                      << h.mistake << ":\n" << output;
+    }
+}
+
+TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
+    std::vector<std::string> symptoms;
+    for (const HintedMistake& h : hinted_mistakes()) symptoms.push_back(h.symptom);
+    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+}
+
+TEST(ReadmeHints, AWrongResultThatFitsNoPatternGetsNoHint) {
+    PMPP_REQUIRE_GPU();
+    // z = x + y: every element wrong by (1 - a) x[i], a different amount each; nothing unwritten.
+    const CheckResult r = saxpy::check_case(device_only(wrong::ignores_the_scale), uniform_case(4097), pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.hint, "") << r.report();
 }
 
 // ---- device: the memory estimates ------------------------------------------------------------------

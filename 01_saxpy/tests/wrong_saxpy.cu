@@ -60,6 +60,19 @@ __global__ void bound_includes_n_kernel(std::size_t n, float a, const float* x, 
     }
 }
 
+// No `if (i < n)`: every thread of the grid stores z[i]; the reads are clamped (see the header).
+__global__ void no_bound_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t j = i < n ? i : n - 1;
+    z[i] = a * x[j] + y[j];
+}
+
+// The right kernel, for a launch whose grid is wrong.
+__global__ void one_per_thread(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) z[i] = a * x[i] + y[i];
+}
+
 // Thread i stores into z[i - 1] (signed): thread 0 writes z[-1], and z[n - 1] is never written.
 __global__ void stores_one_place_early_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
     const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -122,6 +135,23 @@ void stores_one_place_early(std::size_t n, float a, const float* x, const float*
     if (n == 0) return;
     stores_one_place_early_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(n, a, x, y, z);
     PMPP_CHECK_LAUNCH();
+}
+
+void has_no_bound(std::size_t n, float a, const float* x, const float* y, float* z) {
+    if (n == 0) return;  // the clamped read needs an element
+    no_bound_kernel<<<static_cast<unsigned>((n + 255) / 256), 256>>>(n, a, x, y, z);
+    PMPP_CHECK_LAUNCH();
+}
+
+void grid_rounded_down(std::size_t n, float a, const float* x, const float* y, float* z) {
+    const std::size_t blocks = n / 256;
+    if (blocks == 0) return;
+    one_per_thread<<<static_cast<unsigned>(blocks), 256>>>(n, a, x, y, z);
+    PMPP_CHECK_LAUNCH();
+}
+
+void never_launches(std::size_t n, float a, const float* x, const float* y, float* z) {
+    (void)n, (void)a, (void)x, (void)y, (void)z;
 }
 
 void from_host_copies_one_too_many(std::size_t n, float a, const float* x, const float* y, float* z) {

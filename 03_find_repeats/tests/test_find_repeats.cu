@@ -4,6 +4,7 @@
 #include "../../02_scan/scan_inputs.h"
 #include "wrong_find_repeats.h"
 
+#include "common/readme_hints.h"
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
@@ -156,6 +157,89 @@ TEST(FindRepeatsHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
     const char* argv[] = {"find_repeats", "--impl", "all", "--check", "--seed", seed.c_str()};
     Json results;
     EXPECT_EQ(run_exercise(find_repeats::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
+}
+
+// ---- README hints: each one is what the check prints for its mistake -----------------------
+
+namespace {
+
+struct HintedMistake {
+    std::string symptom;  // as README.md's "## Hints" quotes it
+    std::string mistake;  // the wrong implementation, for the failure message
+    find_repeats::RepeatsImpl impl;
+};
+
+// One wrong implementation per hint of README.md, with the symptom the hint quotes.
+const std::vector<HintedMistake>& hinted_mistakes() {
+    static const std::vector<HintedMistake> table = {
+        {"the last repeat is missing: i = ... = n - 2, the last pair", "misses_the_last_pair",
+         wrong_impl(wrong::misses_the_last_pair)},
+        {"only the returned count is wrong", "count_off_by_one", wrong_impl(wrong::count_off_by_one)},
+        {"fails only at n = 0", "reads_the_count_before_the_array_at_n_0",
+         {find_repeats_scan_workspace_bytes, wrong::reads_the_count_before_the_array_at_n_0}},
+        {"the right indices in the wrong order", "unsorted_output", wrong_impl(wrong::unsorted_output)},
+        {"was written, past the count", "writes_past_the_count", wrong_impl(wrong::writes_past_the_count)},
+        {"actual - expected = 1", "writes_the_second_index",
+         {wrong::scatter_workspace_bytes, wrong::writes_the_second_index}},
+        {"actual[i] = expected[i - 1]", "scatters_to_the_inclusive_place",
+         {wrong::scatter_workspace_bytes, wrong::scatters_to_the_inclusive_place}},
+        {"before the start of indices", "scatters_one_slot_early",
+         {wrong::scatter_workspace_bytes, wrong::scatters_one_slot_early}},
+        {"wrote 1 element past the end of indices", "clears_one_past_the_end", wrong_impl(wrong::clears_one_past_the_end)},
+        {"past the end of the workspace", "uses_more_workspace_than_it_asks_for",
+         {wrong::flags_only_workspace_bytes, wrong::uses_more_workspace_than_it_asks_for}},
+    };
+    return table;
+}
+
+// What `make run` prints about `impl` over the case list up to n = 2^16 (every input kind is there).
+std::string check_output_of(const find_repeats::RepeatsImpl& impl) {
+    std::vector<Case> cases;
+    for (const Case& c : find_repeats::exercise().cases(Options{}))
+        if (c.n <= (std::size_t{1} << 16)) cases.push_back(c);
+    const std::uint64_t seed = pmpp::testing::test_seed();
+    return check_output(cases, [&](const Case& c) { return find_repeats::check_case(impl, c, case_seed(seed, c)); });
+}
+
+}  // namespace
+
+TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+    PMPP_REQUIRE_GPU();
+    for (const HintedMistake& h : hinted_mistakes()) {
+        const std::string output = check_output_of(h.impl);
+        EXPECT_TRUE(shows_symptom(output, h.symptom)) << "\"" << h.symptom << "\" is not what the check prints for "
+                                                      << h.mistake << ":\n" << output;
+    }
+}
+
+TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
+    std::vector<std::string> symptoms;
+    for (const HintedMistake& h : hinted_mistakes()) symptoms.push_back(h.symptom);
+    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+}
+
+TEST(ReadmeHints, AWrongCountThatTheIndicesDoNotExplainGetsNoHint) {
+    PMPP_REQUIRE_GPU();
+    // No carry between blocks of 1024: the count is the last block's, the blocks overwrite each
+    // other's first entries and write past the wrong count. No pattern: the count alone is reported.
+    const find_repeats::RepeatsImpl impl{wrong::scatter_workspace_bytes, wrong::scans_without_a_carry_between_blocks};
+    const CheckResult r = find_repeats::check_case(impl, make_case(100000), pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.message, "count: expected ")) << r.report();
+    EXPECT_EQ(r.hint, "") << r.report();
+}
+
+TEST(FindRepeatsCheck, SaysWhichRepeatIsMissingWhenTheCountIsShort) {
+    PMPP_REQUIRE_GPU();
+    const CheckResult r = find_repeats::check_case(wrong_impl(wrong::misses_the_last_pair), make_case(5000, scan_inputs::kAllEqual),
+                                                   pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(contains(r.hint, "the last repeat is missing: i = 4998 = n - 2, the last pair")) << r.report();
+    const CheckResult off = find_repeats::check_case(wrong_impl(wrong::count_off_by_one), make_case(5000, scan_inputs::kAllEqual),
+                                                     pmpp::testing::test_seed());
+    ASSERT_FALSE(off.ok);
+    EXPECT_TRUE(contains(off.message, "count: expected 4999, got 4998")) << off.report();
+    EXPECT_TRUE(contains(off.hint, "indices holds all 4999 repeats, right, and nothing past them")) << off.report();
 }
 
 // ---- device: the memory estimates ------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include "common/cuda_check.h"
 #include "common/device.h"
 #include "common/device_buffer.h"
+#include "common/readme_hints.h"
 #include "common/testing.h"
 #include "common/timing.h"
 
@@ -347,22 +348,46 @@ TEST(Check, FindsUnwrittenPixelsAndCountsAboveMaxIterInEveryMode) {
     EXPECT_TRUE(compare_counts(r.data(), shifted.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Completeness).ok);
 }
 
-TEST(Check, HintsAtTheClassicMistakes) {
+TEST(Check, SaysWhatThePatternOfAWrongImageShows) {
     const std::vector<std::uint32_t> r = two_regions();
+    const int w = kRegionsWidth, h = kRegionsHeight;
+    auto hint = [&](const std::vector<std::uint32_t>& a) {
+        const CheckResult c = compare_counts(r.data(), a.data(), w, h, 100, CheckMode::Tolerant);
+        EXPECT_FALSE(c.ok);
+        return c.hint;
+    };
     std::vector<std::uint32_t> a(r.size(), kPoison);
-    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("is the kernel launched"),
-              std::string::npos);
+    EXPECT_EQ(hint(a), "no pixel was written: all 117 still hold 0xFFFFFFFF, the poison written before the run");
     a = r;
-    for (int y = 0; y < kRegionsHeight; ++y) a[static_cast<std::size_t>(y) * kRegionsWidth + kRegionsWidth - 1] = kPoison;  // the last column
-    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("round the number of blocks up"),
-              std::string::npos);
+    for (int y = 0; y < h; ++y) a[static_cast<std::size_t>(y) * w + w - 1] = kPoison;  // the last column
+    EXPECT_EQ(hint(a), "the pixels never written are exactly the last 1 column (x >= 12); every other pixel was written");
+    for (int x = 0; x < w; ++x) a[static_cast<std::size_t>(h - 1) * w + x] = a[static_cast<std::size_t>(h - 2) * w + x] = kPoison;
+    EXPECT_EQ(hint(a), "the pixels never written are exactly the last 1 column (x >= 12) and the last 2 rows (y >= 7); every "
+                       "other pixel was written");
+    a = r;
+    a[40] = kPoison;  // one pixel inside the image: no pattern
+    EXPECT_EQ(hint(a), "");
     a = r;
     for (auto& v : a) v += 1;
-    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("off by one"), std::string::npos);
-    for (int y = 0; y < kRegionsHeight; ++y)
-        for (int x = 0; x < kRegionsWidth; ++x)
-            a[static_cast<std::size_t>(x) * kRegionsHeight + y] = r[static_cast<std::size_t>(y) * kRegionsWidth + x];
-    EXPECT_NE(compare_counts(r.data(), a.data(), kRegionsWidth, kRegionsHeight, 100, CheckMode::Tolerant).hint.find("transposed"), std::string::npos);
+    EXPECT_EQ(hint(a), "the counts are off by one: 117 of the 117 pixels that escape (reference count below max_iter = 100) "
+                       "hold the reference count + 1");
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) a[static_cast<std::size_t>(x) * h + y] = r[static_cast<std::size_t>(y) * w + x];
+    EXPECT_NE(hint(a).find("the image is transposed: at 117 of 117 sampled pixels (px, py), index px * height + py holds"),
+              std::string::npos)
+        << hint(a);
+}
+
+TEST(Check, NamesNoPatternForScatteredWrongCountsInAnImageOfOneCount) {
+    // Every pixel of the reference is 7: its transposed image is itself, so only the off-by-one
+    // count (every pixel + 1 or more) may be named; scattered wrong counts get no hint.
+    const int w = 20, h = 10;
+    const std::vector<std::uint32_t> r(w * h, 7);
+    std::vector<std::uint32_t> a = r;
+    for (std::size_t i = 0; i < a.size(); i += 3) a[i] = 7 + 1 + static_cast<std::uint32_t>(i % 5);
+    const CheckResult c = compare_counts(r.data(), a.data(), w, h, 100, CheckMode::Tolerant);
+    ASSERT_FALSE(c.ok);
+    EXPECT_EQ(c.hint, "") << c.report();
 }
 
 TEST(Check, AcceptsFusedMultiplyAddArithmeticOnEveryCase) {
@@ -513,6 +538,13 @@ TEST(CheckRejects, AKernelWithoutBoundsCheckOnASizeThatIsNotAMultipleOfTheBlock)
         ASSERT_FALSE(r.ok) << w << "x" << h;
         EXPECT_NE(r.message.find("past the end of counts"), std::string::npos) << r.report();
     }
+    // 17x13 in blocks of 16x16: threads up to (31, 15) write index 15 * 17 + 31 = 286, which is
+    // pixel (14, 16) of the rows continued below the image.
+    const CheckResult small = check_case(wrong::has_no_bounds_check, false, preset_case("full", Precision::Float, 17, 13), 1);
+    EXPECT_NE(small.hint.find("counts is 17 x 13 pixels: the farthest write past the end, index 286, is pixel (x = 14, "
+                              "y = 16) of rows continued below the last one (y = 12)"),
+              std::string::npos)
+        << small.report();
     // ...and the same kernel passes on a multiple of the block: the case list needs the others.
     const CheckResult fits = check_case(wrong::has_no_bounds_check, false, preset_case("full", Precision::Float, 32, 32), 1);
     EXPECT_TRUE(fits.ok) << fits.report();
@@ -539,6 +571,9 @@ TEST(CheckRejects, RowsFilledBottomUpThatWriteBeforeTheStart) {
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("wrote 51 elements before the start of counts (index -51 to -1)"), std::string::npos)
         << r.report();
+    EXPECT_NE(r.hint.find("the farthest write before the start, index -51, is pixel (x = 0, y = -3) of rows continued above"),
+              std::string::npos)
+        << r.report();
     const CheckResult tall = check_case(wrong::fills_rows_bottom_up, false, preset_case("full", Precision::Double, 33, 31), 1);
     ASSERT_FALSE(tall.ok);
     EXPECT_NE(tall.message.find("before the start of counts"), std::string::npos) << tall.report();
@@ -557,7 +592,69 @@ TEST(CheckRejects, AnOutputNeverWritten) {
     PMPP_REQUIRE_GPU();
     const CheckResult r = check_case(wrong::never_launches, false, preset_case("full", Precision::Float, 17, 13), 1);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("is the kernel launched"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("no pixel was written: all 221 still hold 0xFFFFFFFF"), std::string::npos) << r.report();
+}
+
+// ---- README hints: each one is what the check prints for its mistake -----------------------
+
+namespace {
+
+struct HintedMistake {
+    std::string symptom;  // as README.md's "## Hints" quotes it
+    std::string mistake;  // the wrong kernel, for the failure message
+    Render render;
+};
+
+// One wrong kernel per hint of README.md, with the symptom the hint quotes.
+const std::vector<HintedMistake>& hinted_mistakes() {
+    static const std::vector<HintedMistake> table = {
+        {"no pixel was written", "never_launches", wrong::never_launches},
+        {"the pixels never written are exactly the last", "rounds_the_grid_down", wrong::rounds_the_grid_down},
+        {"wrote 1 element past the end of counts", "writes_one_past_the_end", wrong::writes_one_past_the_end},
+        {"elements past the end of counts", "has_no_bounds_check", wrong::has_no_bounds_check},
+        {"before the start of counts", "fills_rows_bottom_up", wrong::fills_rows_bottom_up},
+        {"the counts are off by one", "counts_one_too_many", wrong::counts_one_too_many},
+        {"the image is transposed", "swaps_x_and_y", wrong::swaps_x_and_y},
+        {"pixel(s) away from the boundary differ", "drops_the_2_of_2_zr_zi", wrong::drops_the_2_of_2_zr_zi},
+    };
+    return table;
+}
+
+// What `make run` prints about `render` over the preset cases up to 257 pixels wide (every
+// shape but 900x600 and 1920x1080, every preset, both precisions).
+std::string check_output_of(const Render& render) {
+    std::vector<Case> cases;
+    for (const Case& c : exercise().cases(pmpp::Options{}))
+        if (c.n <= 257 && c.label.rfind("random", 0) != 0) cases.push_back(c);
+    const std::uint64_t seed = pmpp::testing::test_seed();
+    return pmpp::check_output(cases, [&](const Case& c) { return check_case(render, false, c, pmpp::case_seed(seed, c)); });
+}
+
+}  // namespace
+
+TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+    PMPP_REQUIRE_GPU();
+    for (const HintedMistake& h : hinted_mistakes()) {
+        const std::string output = check_output_of(h.render);
+        EXPECT_TRUE(pmpp::shows_symptom(output, h.symptom))
+            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n" << output;
+    }
+}
+
+TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
+    std::vector<std::string> symptoms;
+    for (const HintedMistake& h : hinted_mistakes()) symptoms.push_back(h.symptom);
+    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+}
+
+TEST(ReadmeHints, AWrongIterationThatFitsNoPatternGetsNoHint) {
+    PMPP_REQUIRE_GPU();
+    // Without the 2 of 2 zr zi the map is another one: counts differ all over, by varying
+    // amounts, in place. Neither off by one nor transposed nor unwritten.
+    const CheckResult r = check_case(wrong::drops_the_2_of_2_zr_zi, false, preset_case("full", Precision::Double, 257, 145), 1);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("away from the boundary differ"), std::string::npos) << r.report();
+    EXPECT_EQ(r.hint, "") << r.report();
 }
 
 // ---- device: the benchmark's check of every run ------------------------------------------------

@@ -9,7 +9,7 @@ namespace {
 
 using mandelbrot::Frame;
 
-enum Mistake { kSwapped, kOneTooMany, kNoBounds, kCorrect };
+enum Mistake { kSwapped, kOneTooMany, kNoBounds, kNoTwo, kCorrect };
 
 template <typename T>
 __global__ void faulty(Mistake m, Frame<T> f, std::uint32_t* counts) {
@@ -22,7 +22,7 @@ __global__ void faulty(Mistake m, Frame<T> f, std::uint32_t* counts) {
     int steps = 0;
     while (steps < f.max_iter && zr * zr + zi * zi <= static_cast<T>(4)) {
         const T t = zr * zr - zi * zi + cr;
-        zi = static_cast<T>(2) * zr * zi + ci;
+        zi = (m == kNoTwo ? static_cast<T>(1) : static_cast<T>(2)) * zr * zi + ci;
         zr = t;
         ++k, ++steps;
     }
@@ -33,17 +33,20 @@ __global__ void faulty(Mistake m, Frame<T> f, std::uint32_t* counts) {
 }
 
 template <typename T>
-void launch(Mistake m, const mandelbrot::View& view, std::uint32_t* counts) {
+void launch(Mistake m, const mandelbrot::View& view, std::uint32_t* counts, bool round_down = false) {
     if (view.image_width <= 0 || view.image_height <= 0) return;
     const dim3 block(16, 16);
-    const dim3 grid((view.image_width + 15) / 16, (view.image_height + 15) / 16);
+    const dim3 grid = round_down ? dim3(view.image_width / 16, view.image_height / 16)
+                                 : dim3((view.image_width + 15) / 16, (view.image_height + 15) / 16);
+    if (grid.x == 0 || grid.y == 0) return;  // rounded down to no block at all: a launch would be an error
     faulty<T><<<grid, block>>>(m, mandelbrot::make_frame<T>(view), counts);
     PMPP_CHECK_LAUNCH();
 }
 
-void launch(Mistake m, const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts) {
-    if (precision == mandelbrot::Precision::Float) launch<float>(m, view, counts);
-    else launch<double>(m, view, counts);
+void launch(Mistake m, const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts,
+            bool round_down = false) {
+    if (precision == mandelbrot::Precision::Float) launch<float>(m, view, counts, round_down);
+    else launch<double>(m, view, counts, round_down);
 }
 
 template <typename T>
@@ -98,6 +101,10 @@ void always_uses_float(const mandelbrot::View& v, mandelbrot::Precision, std::ui
     launch(kCorrect, v, mandelbrot::Precision::Float, c);
 }
 void never_launches(const mandelbrot::View&, mandelbrot::Precision, std::uint32_t*) {}
+void rounds_the_grid_down(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
+    launch(kCorrect, v, p, c, /*round_down=*/true);
+}
+void drops_the_2_of_2_zr_zi(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) { launch(kNoTwo, v, p, c); }
 
 void writes_one_past_the_end(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
     if (p == mandelbrot::Precision::Float) launch_flat<float>(v, c);

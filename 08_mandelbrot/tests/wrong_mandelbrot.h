@@ -16,6 +16,11 @@ void has_no_bounds_check(const mandelbrot::View& view, mandelbrot::Precision pre
 void always_uses_float(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
 // Forgets the launch (the starter's state).
 void never_launches(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+// A grid of width / 16 x height / 16 blocks, rounded down: the last columns and rows past the
+// last whole block get no thread (and an image smaller than one block gets no launch at all).
+void rounds_the_grid_down(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
+// The imaginary part of z^2 + c computed as zr * zi + ci: the 2 of 2 zr zi forgotten.
+void drops_the_2_of_2_zr_zi(const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts);
 // The classic `if (i <= n)`: one thread per pixel on a flat 1-D grid of pixels / 256 + 1 blocks,
 // bounded by i <= pixels, so thread i = pixels writes one element past the end of the image,
 // whether or not the image is a multiple of the block.

@@ -325,6 +325,110 @@ std::uint64_t output_digest(const SortData<Key>& d) {
 
 // ---- The judgement ------------------------------------------------------------------------------
 
+namespace {
+
+// Bits [begin, end) of an unsigned word, shifted down.
+template <class Bits>
+Bits bit_field(Bits bits, int begin, int end) {
+    const int width = end - begin;
+    if (width <= 0) return Bits{0};
+    const Bits mask = width >= 8 * static_cast<int>(sizeof(Bits)) ? ~Bits{0} : (Bits{1} << width) - 1;
+    return static_cast<Bits>((bits >> begin) & mask);
+}
+
+// Whether field(keys[i]) never decreases; stops at the first descent.
+template <class Key, class Field>
+bool ordered_by(const std::vector<Key>& keys, Field field) {
+    for (std::size_t i = 1; i < keys.size(); ++i)
+        if (field(keys[i]) < field(keys[i - 1])) return false;
+    return true;
+}
+
+constexpr std::size_t kFewestToExplainOrder = 32;
+
+std::string bits_text(int begin, int end) { return std::to_string(begin) + ":" + std::to_string(end); }
+
+// What an output that is not ordered by its bit range is ordered by instead, as facts: by the
+// keys' raw bits (not their ordered bits); by the range's lowest bits, or its highest, and no
+// more ("only" when the part holds at most half the bits in which the keys differ, "all but"
+// when more). Each names the part it is ordered by and the part it is not. None when no such
+// order holds (an output in no order gets no hint).
+template <class Key>
+std::vector<std::string> explain_unordered(const std::vector<Key>& keys, BitSpan bits) {
+    std::vector<std::string> out;
+    const int b = bits.begin, e = bits.end, w = e - b;
+    auto ordered = [&keys](int begin, int end) {
+        return ordered_by(keys, [begin, end](const Key& k) { return bit_field(to_bits(k), begin, end); });
+    };
+    if constexpr (!std::is_same_v<Key, std::uint32_t> && !std::is_same_v<Key, std::uint64_t>) {
+        // int32 and float: the raw bits order differently from the ordered bits.
+        const bool by_raw = ordered_by(keys, [b, e](const Key& k) {
+            BitsOf<Key> raw;
+            std::memcpy(&raw, &k, sizeof raw);
+            return bit_field(raw, b, e);
+        });
+        if (by_raw) {
+            out.push_back("ordered by the keys' raw bits read as unsigned integers (bits " + bits_text(b, e) +
+                          "), not by their ordered bits" +
+                          (e == kKeyBits<Key> ? ": every key with the sign bit set (every negative one) comes after "
+                                                "the others"
+                                              : ""));
+            return out;
+        }
+    }
+    if (w < 2 || keys.empty()) return out;
+    // Only the bits in which the keys differ count: a bit that every key shares orders nothing
+    // (keys that differ only in their top byte are "ordered" by all the others).
+    BitsOf<Key> differ = 0;
+    for (const Key& k : keys) differ |= to_bits(k) ^ to_bits(keys.front());
+    auto differing = [differ](int begin, int end) {
+        return __builtin_popcountll(static_cast<unsigned long long>(bit_field(differ, begin, end)));
+    };
+    const int total = differing(b, e);
+    // The longest low part [b, b + k) it is ordered by (not monotone in k: tried from the top).
+    for (int k = w - 1; k >= 1 && differing(b, b + k) > 0; --k)
+        if (ordered(b, b + k)) {
+            const bool few = 2 * differing(b, b + k) <= total;
+            out.push_back(std::string(few ? "ordered by the lowest bits of the range only"
+                                          : "ordered by all but the highest bits of the range") +
+                          " (bits " + bits_text(b, b + k) + " of " + bits_text(b, e) +
+                          "), not by the bits above them (" + bits_text(b + k, e) + ")");
+            break;
+        }
+    // The longest high part [m, e): ordered by [m, e) implies ordered by [m + 1, e), so the
+    // smallest such m is found by bisection.
+    if (ordered(e - 1, e)) {
+        int lo = b + 1, hi = e - 1;  // ordered by [hi, e); the answer lies in [lo, hi]
+        while (lo < hi) {
+            const int mid = lo + (hi - lo) / 2;
+            if (ordered(mid, e))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (differing(hi, e) > 0) {
+            const bool few = 2 * differing(hi, e) <= total;
+            out.push_back(std::string(few ? "ordered by the highest bits of the range only"
+                                          : "ordered by all but the lowest bits of the range") +
+                          " (bits " + bits_text(hi, e) + " of " + bits_text(b, e) + "), not by the bits below them (" +
+                          bits_text(b, hi) + ")");
+        }
+    }
+    return out;
+}
+
+// Sorted by every bit of the key when the range is only part of it: keys equal in the range were
+// ordered by bits outside it.
+template <class Key>
+std::string explain_sorted_by_whole_key(const std::vector<Key>& keys, BitSpan bits) {
+    if (bits.end - bits.begin >= kKeyBits<Key> || bits.end <= bits.begin) return {};
+    if (!ordered_by(keys, [](const Key& k) { return to_bits(k); })) return {};
+    return "ordered by every bit of the keys, not by bits " + bits_text(bits.begin, bits.end) +
+           " alone: keys equal in those bits must keep their input order";
+}
+
+}  // namespace
+
 template <class Key>
 CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const SortData<Key>& out, BitSpan bits) {
     const std::size_t n = in.keys.size();
@@ -334,9 +438,20 @@ CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const 
     CheckResult values = in.pairs ? compare_exact(expected.values, out.values) : CheckResult::pass(n);
     if (keys.ok && values.ok) return CheckResult::pass(n);
 
-    // Never written: the poison is still there (compare_exact's report says where).
-    const std::size_t never = count_never_written(expected.keys.data(), out.keys.data(), n) +
-                              (in.pairs ? count_never_written(expected.values.data(), out.values.data(), n) : 0);
+    // Never written: more elements hold the poison than the right output does (compare_exact's
+    // hint says where). An input may hold keys whose bits are the poison's (int32 -1, a NaN,
+    // the largest unsigned key): moved to the wrong place, such a key is no proof of a write
+    // missed, nor are the comparison's hints that say so.
+    auto poisoned = [](const auto& v) {
+        return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [](const auto& x) { return is_poison(x); }));
+    };
+    auto excess = [](std::size_t actual, std::size_t right) { return actual > right ? actual - right : 0; };
+    const std::size_t poison_in_expected = poisoned(expected.keys) + poisoned(expected.values);
+    const std::size_t never = excess(poisoned(out.keys), poisoned(expected.keys)) +
+                              excess(poisoned(out.values), poisoned(expected.values));
+    auto add_comparison_hints = [poison_in_expected](CheckResult& r, const CheckResult& comparison) {
+        if (poison_in_expected == 0) r.add_hint(comparison.hint);
+    };
     if (never > 0) {
         CheckResult r = keys.ok ? values : keys;
         r.message = std::to_string(never) + " output element(s) never written (" + r.message + ")";
@@ -344,18 +459,21 @@ CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const 
     }
     // Not ordered by the bits it was asked to sort by.
     const BitSpan span = bits;
-    auto field = [span](const Key& k) {
-        const BitsOf<Key> b = to_bits(k);
-        const int width = span.end - span.begin;
-        if (width <= 0) return BitsOf<Key>{0};
-        const BitsOf<Key> mask = width >= kKeyBits<Key> ? ~BitsOf<Key>{0} : (BitsOf<Key>{1} << width) - 1;
-        return static_cast<BitsOf<Key>>((b >> span.begin) & mask);
-    };
+    auto field = [span](const Key& k) { return bit_field(to_bits(k), span.begin, span.end); };
     auto field_less = [field](const Key& a, const Key& b) { return field(a) < field(b); };
     CheckResult sorted = check_sorted(out.keys.data(), n, field_less);
     if (!sorted.ok) {
         sorted.message += " (by " + describe(bits) + " of the keys' ordered bits)";
-        sorted.hint = "is every digit sorted, least significant first, and is every pass stable?";
+        // What it is ordered by instead first, then check_sorted's own (runs that were not merged).
+        const std::string runs = sorted.hint;
+        sorted.hint.clear();
+        // (Only from a few dozen keys on: three keys are ordered by some of their bits by chance.)
+        if (n >= kFewestToExplainOrder && n <= kExplainLimit) {
+            for (const std::string& h : explain_unordered(out.keys, bits)) sorted.add_hint(h);
+            sorted.add_hint(explain_sorted_by_whole_key(out.keys, bits));
+        }
+        sorted.add_hint(runs);
+        add_comparison_hints(sorted, keys);
         return sorted;
     }
     if (n > kExplainLimit) {
@@ -365,23 +483,34 @@ CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const 
                     " keys)";
         return r;
     }
+    // check_permutation's own hints say which keys were lost and which doubled; the comparison's
+    // (where the differences lie) follow every sub-check's.
     CheckResult permutation = check_permutation(in.keys.data(), out.keys.data(), n);
     if (!permutation.ok) {
-        permutation.hint = "keys were lost or duplicated: two keys written to one place?";
+        add_comparison_hints(permutation, keys);
         return permutation;
     }
     if (in.pairs) {
         CheckResult with_keys =
             check_pairs_permutation(in.keys.data(), in.values.data(), out.keys.data(), out.values.data(), n);
-        if (!with_keys.ok) return with_keys;
+        if (!with_keys.ok) {
+            add_comparison_hints(with_keys, values);
+            return with_keys;
+        }
         CheckResult stable =
             check_stable_sort(in.keys.data(), in.values.data(), out.keys.data(), out.values.data(), n, field_less);
-        if (!stable.ok) return stable;
+        if (!stable.ok) {
+            stable.add_hint(explain_sorted_by_whole_key(out.keys, bits));
+            add_comparison_hints(stable, keys.ok ? values : keys);
+            return stable;
+        }
     }
     // Keys alone, ordered and a permutation, yet not the CPU's: keys with equal bits in the
     // range (differing outside it) are out of input order.
     keys.message = "keys with equal " + describe(bits) + " are not in input order: " + keys.message;
-    keys.hint = "a radix sort must be stable, and must sort by the bits in the range only";
+    const CheckResult comparison = keys;
+    keys.hint = explain_sorted_by_whole_key(out.keys, bits);
+    add_comparison_hints(keys, comparison);
     return keys;
 }
 
@@ -482,6 +611,18 @@ DeviceRun<Key> run_on_device(const SortImpl<Key>& impl, const SortData<Key>& in,
     return run;
 }
 
+// The tiles the sorts of this exercise cut the keys into, for the check's hints to name ("from
+// index 768, the start of tile 3"): 256 keys (tasks 6-7 and variants 2-3: a block of 256 threads,
+// a key each), 2048 (task 8 and variant 4: 8 keys a thread), and variant 5's tile for this key
+// size, with values or not.
+template <class Key>
+HintContext tile_boundaries(bool pairs) {
+    HintContext context;
+    context.boundaries = {
+        {256, "tile"}, {2048, "coarsened tile"}, {onesweep_tile_keys(sizeof(Key), pairs), "Onesweep tile"}};
+    return context;
+}
+
 CheckResult and_input_unchanged(CheckResult r, bool unchanged) {
     if (r.ok && !unchanged)
         return CheckResult::fail("the input was modified: keys_in and values_in must be left as they were");
@@ -503,6 +644,7 @@ CheckResult check_sort(const SortImpl<Key>& impl, const SortData<Key>& in, const
                        BitSpan bits) {
     const DeviceRun<Key> run = run_on_device(impl, in, bits);
     if (!run.guards.ok) return run.guards;
+    const HintScope tiles(tile_boundaries<Key>(in.pairs));
     return and_input_unchanged(judge(in, expected, run.out, bits), run.input_unchanged);
 }
 
@@ -520,6 +662,7 @@ CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std
     // Not known, or different: the CPU's answer, and the judge's explanation.
     const SortData<Key> expected = expected_sort(in, bits);
     if (n >= kRememberFrom) digests[key] = output_digest(expected);
+    const HintScope tiles(tile_boundaries<Key>(spec.pairs));
     return and_input_unchanged(judge(in, expected, run.out, bits), run.input_unchanged);
 }
 
@@ -815,7 +958,10 @@ std::vector<Measurement> bench_sort_with(const SortImpl<Key>& fn, const Impl& im
         if (!guards.ok) return guards;
         const bool right = !differs(expected_keys, d.keys_out.data()) &&
                            (!pairs || !differs(expected_values, d.values_out.data()));
-        if (!right) return judge(data.in, data.expected, d.output(), bits);
+        if (!right) {
+            const HintScope tiles(tile_boundaries<Key>(pairs));
+            return judge(data.in, data.expected, d.output(), bits);
+        }
         const bool unchanged = !differs(original_keys, d.keys_in.data()) &&
                                (!pairs || !differs(original_values, d.values_in.data()));
         return and_input_unchanged(CheckResult::pass(n), unchanged);

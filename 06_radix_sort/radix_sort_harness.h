@@ -85,6 +85,11 @@ SortData<Key> expected_sort(const SortData<Key>& in, BitSpan bits);
 // comparison. When it is wrong, the message names the first of those it breaks (never
 // written, not ordered by the bits, not a permutation, values not with their keys, not stable);
 // above kExplainLimit keys only the first two are looked for (the others sort the input again).
+// The hints are facts about the output, each sub-check's and the comparison's: where the
+// differences lie (named by the exercise's tiles when the check runs in check_sort or a case),
+// which keys were lost, and for an output not ordered by the range what it is ordered by instead
+// (the raw bits of int32 or float keys, the range's lowest or highest bits only, every bit of the
+// key). An output in no order, of keys the input does not hold, gets none.
 inline constexpr std::size_t kExplainLimit = std::size_t{1} << 22;
 template <class Key>
 pmpp::CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const SortData<Key>& out, BitSpan bits);

@@ -153,6 +153,20 @@ TEST(RadixSortCheck, RejectsASortThatNeverWritesItsLastTile) {
     }
 }
 
+TEST(RadixSortCheck, NamesTheTileAnUnwrittenTailStartsAt) {
+    // The check knows the exercise's tiles (256 keys; 2048 coarsened; Onesweep's): a sort whose
+    // last copy runs on n / 256 blocks leaves the keys from the last full tile on unwritten.
+    PMPP_REQUIRE_GPU();
+    const SortImpl<std::uint32_t> impl{wrong::copy_out_workspace_bytes<std::uint32_t>,
+                                       wrong::copies_out_on_a_rounded_down_grid<std::uint32_t>};
+    const CheckResult r = check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 1000,
+                                          pmpp::testing::test_seed());
+    ASSERT_FALSE(r.ok);
+    EXPECT_TRUE(says(r, "the last 232 elements, from index 768, the start of tile 3 (of 256 elements) to the end, "
+                        "still hold the poison"))
+        << r.report();
+}
+
 TEST(RadixSortCheck, RejectsASortThatIgnoresTheBitRange) {
     PMPP_REQUIRE_GPU();
     // Keys alone: sorted by all their bits instead of bits 0:24, with only the top byte differing.

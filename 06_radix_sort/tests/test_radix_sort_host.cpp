@@ -382,6 +382,9 @@ TEST(RadixSortJudge, RejectsOutputThatLostAKey) {
     const CheckResult r = verdict(j);
     EXPECT_FALSE(r.ok);
     EXPECT_TRUE(says(r, "not a permutation")) << r.report();
+    // check_permutation's own hint reaches the report.
+    EXPECT_TRUE(says(r, "1 element of the input lost (e.g. ")) << r.report();
+    EXPECT_TRUE(says(r, "one element was written over another")) << r.report();
 }
 
 TEST(RadixSortJudge, RejectsValuesThatDidNotTravelWithTheirKeys) {
@@ -409,6 +412,103 @@ TEST(RadixSortJudge, RejectsKeysReorderedByBitsOutsideTheRange) {
     const CheckResult r = verdict(j);
     EXPECT_FALSE(r.ok);
     EXPECT_TRUE(says(r, "not in input order")) << r.report();
+    EXPECT_TRUE(says(r, "ordered by every bit of the keys, not by bits 0:24 alone")) << r.report();
+}
+
+// What an output not ordered by its range is ordered by instead: the pattern of each classic
+// mistake, built on the CPU (the GPU's wrong sorts: test_readme_hints.cu).
+
+TEST(RadixSortJudge, SaysWhenOnlyTheLowestBitsAreOrdered) {
+    // As the passes from the most significant bit down leave it: the last pass, the lowest, decides.
+    Judged j = judged(5000, InputKind::Uniform, false);
+    j.out = expected_sort(j.in, {0, 8});
+    const CheckResult r = verdict(j);
+    EXPECT_TRUE(says(r, "ordered by the lowest bits of the range only (bits 0:8 of 0:32), not by the bits above "
+                        "them (8:32)"))
+        << r.report();
+    EXPECT_FALSE(says(r, "highest")) << r.report();
+}
+
+TEST(RadixSortJudge, SaysWhenOnlyTheHighestBitsAreOrdered) {
+    // As an unstable pass leaves it: only the last pass's order survives.
+    Judged j = judged(5000, InputKind::Uniform, true);
+    j.out = expected_sort(j.in, {24, 32});
+    const CheckResult r = verdict(j);
+    EXPECT_TRUE(says(r, "ordered by the highest bits of the range only (bits 24:32 of 0:32), not by the bits below "
+                        "them (0:24)"))
+        << r.report();
+    EXPECT_FALSE(says(r, "lowest")) << r.report();
+}
+
+TEST(RadixSortJudge, SaysWhenAllButTheHighestBitsAreOrdered) {
+    // As the second-last pass leaves it, when the last one wrote the scratch array.
+    Judged j = judged(5000, InputKind::Uniform, false, {4, 21});
+    j.out = expected_sort(j.in, {4, 20});
+    const CheckResult r = verdict(j);
+    EXPECT_TRUE(says(r, "ordered by all but the highest bits of the range (bits 4:20 of 4:21), not by the bits "
+                        "above them (20:21)"))
+        << r.report();
+}
+
+TEST(RadixSortJudge, SaysWhenAllButTheLowestBitsAreOrdered) {
+    // Keys that differ in their low 12 bits, sorted by bits 2:32: 10 of those 12.
+    Judged j = judged(5000, InputKind::Uniform, false);
+    for (auto& k : j.in.keys) k &= 0xFFFu;
+    j.expected = expected_sort(j.in, {0, 32});
+    j.out = expected_sort(j.in, {2, 32});
+    const CheckResult r = verdict(j);
+    EXPECT_TRUE(says(r, "ordered by all but the lowest bits of the range (bits 2:32 of 0:32), not by the bits below "
+                        "them (0:2)"))
+        << r.report();
+}
+
+TEST(RadixSortJudge, CountsOnlyTheBitsInWhichTheKeysDiffer) {
+    // Keys that differ only in their top byte, sorted by the lowest of those bits (as passes from
+    // the top bit down leave them): ordered by bits 0:25, but 24 of those are the same in every key.
+    Judged j = judged(5000, InputKind::TopByteOnly, false);
+    j.out = expected_sort(j.in, {24, 25});
+    const CheckResult r = verdict(j);
+    EXPECT_TRUE(says(r, "ordered by the lowest bits of the range only (bits 0:25 of 0:32)")) << r.report();
+    // Bits that no two keys differ in order nothing: no claim about them.
+    Judged k = judged(5000, InputKind::BottomByteOnly, false);
+    std::reverse(k.out.keys.begin(), k.out.keys.end());
+    const CheckResult none = verdict(k);
+    EXPECT_FALSE(says(none, "ordered by")) << none.report();
+}
+
+namespace {
+
+// Sorted by the keys' stored bits, as unsigned integers: what a sort that ignores the ordered
+// bits makes of int32 and float keys.
+template <class Key>
+SortData<Key> sorted_by_raw_bits(const SortData<Key>& in) {
+    std::vector<std::uint32_t> raw(in.keys.size()), sorted(in.keys.size());
+    std::memcpy(raw.data(), in.keys.data(), raw.size() * sizeof(Key));
+    SortData<Key> out = in;
+    radix_sort_cpu(raw.data(), in.pairs ? in.values.data() : nullptr, sorted.data(),
+                   in.pairs ? out.values.data() : nullptr, raw.size(), 0, 32);
+    std::memcpy(out.keys.data(), sorted.data(), sorted.size() * sizeof(Key));
+    return out;
+}
+
+template <class Key>
+CheckResult judged_by_raw_bits(InputKind kind) {
+    const SortData<Key> in = make_input<Key>(5000, kind, true, pmpp::testing::test_seed());
+    return judge(in, expected_sort(in, {0, 32}), sorted_by_raw_bits(in), {0, 32});
+}
+
+}  // namespace
+
+TEST(RadixSortJudge, SaysWhenInt32AndFloatKeysAreOrderedByTheirRawBits) {
+    const std::string raw = "ordered by the keys' raw bits read as unsigned integers (bits 0:32), not by their "
+                            "ordered bits: every key with the sign bit set (every negative one) comes after the others";
+    for (const CheckResult& r : {judged_by_raw_bits<std::int32_t>(InputKind::Uniform),
+                                 judged_by_raw_bits<std::int32_t>(InputKind::Specials),
+                                 judged_by_raw_bits<float>(InputKind::Uniform),
+                                 judged_by_raw_bits<float>(InputKind::Specials)}) {
+        EXPECT_FALSE(r.ok);
+        EXPECT_TRUE(says(r, raw)) << r.report();
+    }
 }
 
 TEST(RadixSortJudge, RejectsALostKeyAboveTheExplanationLimitToo) {

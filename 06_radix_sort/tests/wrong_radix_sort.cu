@@ -1,7 +1,11 @@
 #include "wrong_radix_sort.h"
 
+#include "../../02_scan/scan.h"
+
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
+
+#include <cstring>
 
 namespace wrong {
 
@@ -61,7 +65,200 @@ LastCall& last_call() {
     return last;
 }
 
+// ---- Fig. 13.4 with one mistake ----
+
+enum class Mistake { TopBitFirst, OnesFromTheEnd, ScratchFirst, RawBits };
+
+// The bit the sort goes by: the key's ordered bit, or (the mistake) its stored bit.
+template <Mistake M, class Key>
+__device__ unsigned bit_used(Key key, int bit) {
+    if constexpr (M == Mistake::RawBits) {
+        radix_sort::BitsOf<Key> stored;
+        memcpy(&stored, &key, sizeof stored);
+        return static_cast<unsigned>(stored >> bit) & 1u;
+    } else {
+        return radix_sort::bit_of(key, bit);
+    }
+}
+
+template <Mistake M, class Key>
+__global__ void extract_the_bit(const Key* keys, std::size_t n, int bit, int* flags) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) flags[i] = static_cast<int>(bit_used<M>(keys[i], bit));
+    if (i == n) flags[n] = 0;
+}
+
+template <Mistake M, class Key>
+__global__ void scatter_by_the_bit(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                                   std::size_t n, int bit, const int* ones_before) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i >= n) return;
+    const Key key = keys_in[i];
+    const std::size_t ones = static_cast<std::size_t>(ones_before[i]);
+    const std::size_t zeros_in_all = n - static_cast<std::size_t>(ones_before[n]);
+    std::size_t dst = i - ones;
+    if (bit_used<M>(key, bit)) dst = M == Mistake::OnesFromTheEnd ? n - 1 - ones : zeros_in_all + ones;
+    keys_out[dst] = key;
+    if (values_out != nullptr) values_out[dst] = values_in[i];
+}
+
+template <class Key>
+struct OneBitLayout {
+    Key* keys = nullptr;
+    Value* values = nullptr;
+    int* flags = nullptr;
+    void* scan = nullptr;
+    std::size_t bytes = 0;
+};
+
+template <class Key>
+OneBitLayout<Key> one_bit_layout(void* base, std::size_t n, bool pairs) {
+    radix_sort::Workspace w(base);
+    OneBitLayout<Key> l;
+    l.keys = w.take<Key>(n);
+    l.values = w.take<Value>(pairs ? n : 0);
+    l.flags = w.take<int>(n + 1);
+    l.scan = w.take<unsigned char>(scan_single_pass_workspace_bytes(n + 1));
+    l.bytes = w.bytes();
+    return l;
+}
+
+template <Mistake M, class Key>
+void one_bit_sort(const SortArgs<Key>& a) {
+    const std::size_t n = a.n;
+    if (n == 0) return;
+    const int passes = radix_sort::pass_count(a.begin_bit, a.end_bit, 1);
+    if (passes == 0) {
+        PMPP_CUDA_CHECK(cudaMemcpy(a.keys_out, a.keys_in, n * sizeof(Key), cudaMemcpyDeviceToDevice));
+        if (a.pairs())
+            PMPP_CUDA_CHECK(cudaMemcpy(a.values_out, a.values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice));
+        return;
+    }
+    const OneBitLayout<Key> w = one_bit_layout<Key>(a.workspace, n, a.pairs());
+    const Key* keys_src = a.keys_in;
+    const Value* values_src = a.values_in;  // null for keys alone
+    for (int pass = 0; pass < passes; ++pass) {
+        const int bit = M == Mistake::TopBitFirst ? a.end_bit - 1 - pass : a.begin_bit + pass;
+        Key* keys_dst = radix_sort::pass_buffers(pass, passes, a.keys_in, a.keys_out, w.keys).dst;
+        Value* values_dst = a.pairs() ? radix_sort::pass_buffers(pass, passes, a.values_in, a.values_out, w.values).dst
+                                      : nullptr;
+        if constexpr (M == Mistake::ScratchFirst) {  // the mistake: the parity fixed, whatever the passes
+            keys_dst = pass % 2 == 0 ? w.keys : a.keys_out;
+            if (a.pairs()) values_dst = pass % 2 == 0 ? w.values : a.values_out;
+        }
+        extract_the_bit<M><<<blocks_of_256(n + 1), 256>>>(keys_src, n, bit, w.flags);
+        PMPP_CHECK_LAUNCH();
+        exclusive_scan_single_pass(w.flags, w.flags, n + 1, w.scan);
+        scatter_by_the_bit<M><<<blocks_of_256(n), 256>>>(keys_src, keys_dst, values_src, values_dst, n, bit, w.flags);
+        PMPP_CHECK_LAUNCH();
+        keys_src = keys_dst;
+        values_src = values_dst;
+    }
+}
+
+// ---- Onesweep's sort, then one mistake ----
+
+template <class T>
+__global__ void copy_elements(const T* from, T* to, std::size_t n) {
+    const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) to[i] = from[i];
+}
+
+template <class Key>
+struct CopyOutLayout {
+    void* onesweep = nullptr;
+    Key* keys = nullptr;
+    Value* values = nullptr;
+    std::size_t bytes = 0;
+};
+
+template <class Key>
+CopyOutLayout<Key> copy_out_layout(void* base, std::size_t n, bool pairs) {
+    radix_sort::Workspace w(base);
+    CopyOutLayout<Key> l;
+    l.onesweep = w.take<unsigned char>(radix_sort::radix_sort_onesweep_workspace_bytes<Key>(n, pairs));
+    l.keys = w.take<Key>(n);
+    l.values = w.take<Value>(pairs ? n : 0);
+    l.bytes = w.bytes();
+    return l;
+}
+
+template <class Key>
+__global__ void fill_last_slot_of_every_tile_from_the_one_before(Key* keys, Value* values, std::size_t n) {
+    const std::size_t tile = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    const std::size_t last = tile * 256 + 255;
+    if (last >= n) return;
+    keys[last] = keys[last - 1];
+    if (values != nullptr) values[last] = values[last - 1];
+}
+
 }  // namespace
+
+template <class Key>
+std::size_t one_bit_workspace_bytes(std::size_t n, bool pairs) {
+    return one_bit_layout<Key>(nullptr, n, pairs).bytes;
+}
+
+template <class Key>
+void passes_from_the_top_bit_down(const SortArgs<Key>& a) {
+    one_bit_sort<Mistake::TopBitFirst>(a);
+}
+
+template <class Key>
+void fills_the_ones_from_the_end(const SortArgs<Key>& a) {
+    one_bit_sort<Mistake::OnesFromTheEnd>(a);
+}
+
+template <class Key>
+void ping_pongs_from_the_scratch_first(const SortArgs<Key>& a) {
+    one_bit_sort<Mistake::ScratchFirst>(a);
+}
+
+template <class Key>
+void reads_the_raw_bits(const SortArgs<Key>& a) {
+    one_bit_sort<Mistake::RawBits>(a);
+}
+
+template <class Key>
+std::size_t copy_out_workspace_bytes(std::size_t n, bool pairs) {
+    return copy_out_layout<Key>(nullptr, n, pairs).bytes;
+}
+
+template <class Key>
+void copies_out_on_a_rounded_down_grid(const SortArgs<Key>& a) {
+    const CopyOutLayout<Key> l = copy_out_layout<Key>(a.workspace, a.n, a.pairs());
+    SortArgs<Key> into_scratch = a;
+    into_scratch.keys_out = l.keys;
+    into_scratch.values_out = a.pairs() ? l.values : nullptr;
+    into_scratch.workspace = l.onesweep;
+    radix_sort::radix_sort_onesweep(into_scratch);
+    const unsigned blocks = static_cast<unsigned>(a.n / 256);  // the mistake: rounded down
+    if (blocks == 0) return;  // (a launch of no blocks fails: the student's code would stop there)
+    copy_elements<<<blocks, 256>>>(l.keys, a.keys_out, a.n);
+    PMPP_CHECK_LAUNCH();
+    if (a.pairs()) {
+        copy_elements<<<blocks, 256>>>(l.values, a.values_out, a.n);
+        PMPP_CHECK_LAUNCH();
+    }
+}
+
+template <class Key>
+void loses_the_last_key_of_every_tile(const SortArgs<Key>& a) {
+    radix_sort::radix_sort_onesweep(a);
+    const std::size_t full_tiles = a.n / 256;
+    if (full_tiles == 0) return;
+    fill_last_slot_of_every_tile_from_the_one_before<<<blocks_of_256(full_tiles), 256>>>(a.keys_out, a.values_out,
+                                                                                       a.n);
+    PMPP_CHECK_LAUNCH();
+}
+
+template <class Key>
+std::size_t no_workspace_bytes(std::size_t, bool) {
+    return 0;
+}
+
+template <class Key>
+void does_nothing(const SortArgs<Key>&) {}
 
 template <class Key>
 std::size_t workspace_bytes(std::size_t n, bool pairs) {
@@ -227,7 +424,17 @@ void sorts_its_input_in_place(const SortArgs<Key>& a) {
     template std::size_t short_flags_workspace_bytes<Key>(std::size_t, bool);          \
     template void overruns_its_workspace<Key>(const SortArgs<Key>&);                   \
     template void remembers_its_last_call<Key>(const SortArgs<Key>&);                  \
-    template void sorts_its_input_in_place<Key>(const SortArgs<Key>&);
+    template void sorts_its_input_in_place<Key>(const SortArgs<Key>&);                 \
+    template std::size_t one_bit_workspace_bytes<Key>(std::size_t, bool);              \
+    template void passes_from_the_top_bit_down<Key>(const SortArgs<Key>&);             \
+    template void fills_the_ones_from_the_end<Key>(const SortArgs<Key>&);              \
+    template void ping_pongs_from_the_scratch_first<Key>(const SortArgs<Key>&);        \
+    template void reads_the_raw_bits<Key>(const SortArgs<Key>&);                       \
+    template std::size_t copy_out_workspace_bytes<Key>(std::size_t, bool);             \
+    template void copies_out_on_a_rounded_down_grid<Key>(const SortArgs<Key>&);        \
+    template void loses_the_last_key_of_every_tile<Key>(const SortArgs<Key>&);         \
+    template std::size_t no_workspace_bytes<Key>(std::size_t, bool);                   \
+    template void does_nothing<Key>(const SortArgs<Key>&);
 INSTANTIATE_WRONG(std::uint32_t)
 INSTANTIATE_WRONG(std::int32_t)
 INSTANTIATE_WRONG(float)

@@ -55,6 +55,40 @@ std::size_t short_flags_workspace_bytes(std::size_t n, bool pairs);
 template <class Key>
 void overruns_its_workspace(const radix_sort::SortArgs<Key>& args);
 
+// ---- One mistake each, as a student makes it, for the README's hints (test_readme_hints.cu) ----
+// The first four are Fig. 13.4's one-bit sort (tasks 1-5: extract, 02's single-pass scan,
+// scatter) with one line wrong; they share one workspace: a second array of keys and of values,
+// n + 1 flags and the scan's workspace.
+template <class Key>
+std::size_t one_bit_workspace_bytes(std::size_t n, bool pairs);
+// "I go through the bits from the most significant down, the way one reads a number."
+template <class Key>
+void passes_from_the_top_bit_down(const radix_sort::SortArgs<Key>& args);
+// "I place the ones from the end of the array backwards: a one goes to n - 1 - (ones before it)."
+template <class Key>
+void fills_the_ones_from_the_end(const radix_sort::SortArgs<Key>& args);
+// "I ping-pong keys_in -> my scratch -> keys_out -> my scratch ...": after an odd number of passes
+// the result is left in the scratch.
+template <class Key>
+void ping_pongs_from_the_scratch_first(const radix_sort::SortArgs<Key>& args);
+// "I take bit b of the key as it is stored in memory" (not bit_of: the ordered bits).
+template <class Key>
+void reads_the_raw_bits(const radix_sort::SortArgs<Key>& args);
+// "I sort into my scratch arrays and copy them to keys_out on n / 256 blocks of 256 threads."
+template <class Key>
+std::size_t copy_out_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void copies_out_on_a_rounded_down_grid(const radix_sort::SortArgs<Key>& args);
+// "My tile split fills the tile's last slot from the slot before it": of every full tile of 256
+// keys the last key is lost, the one before it written twice. Uses workspace_bytes above.
+template <class Key>
+void loses_the_last_key_of_every_tile(const radix_sort::SortArgs<Key>& args);
+// The starter as it is: tasks 1-5 not done, nothing written.
+template <class Key>
+std::size_t no_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void does_nothing(const radix_sort::SortArgs<Key>& args);
+
 // Right on its first call; afterwards returns at once when keys_in, keys_out and n repeat
 // ("already sorted"): the check's one call passes, the benchmark's repeated calls must not.
 // Uses workspace_bytes above. The memo is process-wide: forget_the_last_call() clears it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks a grading run of make_submissions.py's submissions against expected.json and prints
-every part: verify.py OUT (the --output of run_all.sh). Exit status 1 on any difference."""
+every part: verify.py OUT (the --output of run_all.sh). A case's 'quote' names text a part's
+message must hold (a sanitize part's first error). Exit status 1 on any difference."""
 import fnmatch
 import json
 import os
@@ -14,7 +15,9 @@ from pmpp_grading import reports  # noqa: E402
 def main() -> int:
     out = sys.argv[1]
     with open(os.path.join(HERE, "expected.json")) as f:
-        expected = {k: v["expect"] for k, v in json.load(f).items() if not k.startswith("_")}
+        cases = {k: v for k, v in json.load(f).items() if not k.startswith("_")}
+    expected = {k: v["expect"] for k, v in cases.items()}
+    quotes = {k: v.get("quote", {}) for k, v in cases.items()}
     failures = 0
     for case, patterns in expected.items():
         path = os.path.join(out, "students", case, "grade.json")
@@ -31,10 +34,14 @@ def main() -> int:
             key = f"{p.exercise}/{p.part}"
             want = next((v for k, v in patterns.items() if fnmatch.fnmatchcase(key, k)), None)
             ok = (p.status == "passed" and p.points >= p.max_points - 1e-9) if want == "full" else p.status == want
+            missing = [q for q in quotes[case].get(key, []) if q not in p.message]
+            ok = ok and not missing
             failures += 0 if ok else 1
             timing = "" if p.ratio is None else f"  {p.student_ms:.4g} ms vs {p.reference_ms:.4g} ms = {p.ratio:.2f}x"
             print(f"  {'ok  ' if ok else 'FAIL'} {key:48s} {p.status:18s} {reports.fmt_points(p.points):>5s}/"
                   f"{reports.fmt_points(p.max_points):<3s} expected {want}{timing}")
+            for q in missing:
+                print(f"       the message does not quote: {q}")
             if not ok and p.message:
                 print("       " + p.message.replace("\n", "\n       ")[:600])
     print(f"\nverify: {'every part as expected' if failures == 0 else f'{failures} part(s) not as expected'}")

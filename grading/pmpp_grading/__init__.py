@@ -11,6 +11,7 @@ Modules:
   course       the exercise folders and what their Makefiles say (make grading-info)
   tree         the clean tree a submission is graded in, and the overlay of the student's files
   runner       builds, the forbidden-API check, one process per part under a timeout
+  sanitizer    sanitize parts: compute-sanitizer found, its report read, a tool's run judged
   cli          the command line of grading/run_all.sh: one tree, one submission, or a batch
   release      grading/make_student_release.sh: the students' copy, reference answers compiled
 """

@@ -424,11 +424,16 @@ def check_rubric(g: Grading) -> int:
         parts = g.rubric.parts_for(name)
         print(f"  {name}" + ("" if name in g.rubric.parts else "  (the [*/...] parts)"))
         for p in parts:
-            extra = "" if p.kind == "check" else (f", against {p.reference}, section {p.section}, full within "
-                                                  f"{p.full_within:g}x ({p.curve}), implausible above "
-                                                  f"{p.plausible_fraction_of_copy:g}x the copy"
-                                                  + (f" or {100 * p.copy_bandwidth_tolerance:g}% off the reference "
-                                                     "run's copy" if p.reference == "solution" else ""))
+            if p.kind == "sanitize":
+                extra = (f", {' then '.join(p.tools)} over the check cases up to n = {p.max_size}, "
+                         f"{p.timeout:g} s a tool, " + (f"after {', '.join(p.requires)}" if p.requires
+                                                        else "whatever the checks score"))
+            else:
+                extra = "" if p.kind == "check" else (f", against {p.reference}, section {p.section}, full within "
+                                                      f"{p.full_within:g}x ({p.curve}), implausible above "
+                                                      f"{p.plausible_fraction_of_copy:g}x the copy"
+                                                      + (f" or {100 * p.copy_bandwidth_tolerance:g}% off the "
+                                                         "reference run's copy" if p.reference == "solution" else ""))
             print(f"    {p.name}: {p.kind}, {reports.fmt_points(p.points)} points{extra}"
                   + (f", args {' '.join(p.args)}" if p.args else ""))
             total += p.points

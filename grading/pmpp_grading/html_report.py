@@ -37,7 +37,7 @@ pre{background:#f6f6f6;border:1px solid #ddd;padding:.5em;overflow-x:auto;white-
 .status{padding:.05em .4em;border-radius:.3em;white-space:nowrap}
 .s-passed{background:#d4edda}
 .s-full{background:#b8e0c2}
-.s-wrong,.s-crashed,.s-timed,.s-build,.s-forbidden,.s-implausible{background:#f8d7da}
+.s-wrong,.s-crashed,.s-timed,.s-build,.s-forbidden,.s-implausible,.s-sanitizer{background:#f8d7da}
 .s-grader,.s-no{background:#fff3cd}
 .s-skipped,.s-not{background:#e9ecef}
 .note{color:#555}

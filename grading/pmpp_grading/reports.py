@@ -96,7 +96,9 @@ def terminal_table(doc: dict) -> str:
     notes = file_notes(doc)
     why: Dict[str, List[str]] = {}  # the first line of a message -> the parts that gave it
     for p in parts_of(doc):
-        if p.status not in (scoring.PASSED, scoring.NOT_RUN, scoring.SKIPPED) and p.message:
+        # A part not run for a reason (compute-sanitizer not found) says so; one a stopped run
+        # left has no message.
+        if p.status not in (scoring.PASSED, scoring.SKIPPED) and p.message:
             why.setdefault(p.message.splitlines()[0][:160], []).append(f"{p.exercise}/{p.part}")
     for first, keys in why.items():
         notes.append(f"{keys[0]}: {first}" if len(keys) == 1 else
@@ -129,8 +131,9 @@ def gradescope(doc: dict) -> dict:
 
 def junit(doc: dict) -> str:
     """JUnit XML: a test suite per exercise, a test case per part. A part with full points passes;
-    fewer points (wrong, slow, crashed, implausible timing, ...) is a failure; the course's side
-    (grader error, no GPU) an error; skipped and not-run parts are skipped."""
+    fewer points (wrong, slow, crashed, implausible timing, sanitizer error, ...) is a failure;
+    the course's side (grader error, no GPU, a part not run for a reason such as a missing
+    compute-sanitizer) an error; skipped parts and those a stopped run left are skipped."""
     env = doc.get("environment", {})
     suites = ET.Element("testsuites", name=f"pmpp grading: {doc.get('student', '?')}")
     counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
@@ -148,10 +151,10 @@ def junit(doc: dict) -> str:
                                  time=f"{p.wall_s:.3f}")
             c["tests"] += 1
             text = f"{p.status}, {fmt_points(p.points)}/{fmt_points(p.max_points)} points" + (f": {p.message}" if p.message else "")
-            if p.status in (scoring.SKIPPED, scoring.NOT_RUN):
+            if p.status == scoring.SKIPPED or (p.status == scoring.NOT_RUN and not p.message):
                 ET.SubElement(case, "skipped", message=text)
                 c["skipped"] += 1
-            elif p.status in (scoring.GRADER_ERROR, scoring.NO_GPU):
+            elif p.status in (scoring.GRADER_ERROR, scoring.NO_GPU, scoring.NOT_RUN):
                 ET.SubElement(case, "error", message=p.status, type=p.status).text = text
                 c["errors"] += 1
             elif scoring.gradescope_status(p) != "passed":

@@ -1,4 +1,5 @@
-"""grading/rubric.ini: points per exercise and part, performance thresholds, timeouts.
+"""grading/rubric.ini: points per exercise and part, performance thresholds, the sanitizer's tools
+and sizes, timeouts.
 
 The format is INI (configparser, in every Python 3): [defaults], then one [EXERCISE/PART]
 section per graded part; [*/PART] sections apply to exercise folders without sections of their
@@ -9,12 +10,20 @@ from __future__ import annotations
 
 import configparser
 import hashlib
+import re
 import shlex
 from dataclasses import dataclass, field, replace
 from typing import Dict, List, Optional, Tuple
 
 CHECK = "check"
 PERFORMANCE = "performance"
+SANITIZE = "sanitize"
+KINDS = (CHECK, PERFORMANCE, SANITIZE)
+# The compute-sanitizer tools a sanitize part may run (`--tool`), each in its own process.
+SANITIZER_TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+DEFAULT_SANITIZE_MAX_SIZE = 1 << 12
+# `requires = none` on a sanitize part: it runs whatever the check parts scored.
+REQUIRES_NOTHING = "none"
 CURVES = ("classic", "continuous")
 CREDITS = ("per_case", "all")
 AGGREGATES = ("total", "worst")
@@ -29,11 +38,15 @@ MAX_COPY_BANDWIDTH_TOLERANCE = 0.10
 PLAUSIBILITY_KEYS = {"plausible_fraction_of_copy", "copy_bandwidth_tolerance"}
 
 DEFAULT_KEYS = {"full_within", "curve", "credit", "check_timeout", "bench_timeout", "build_timeout",
-                "performance_tries"} | PLAUSIBILITY_KEYS
+                "sanitize_timeout", "performance_tries"} | PLAUSIBILITY_KEYS
 COMMON_PART_KEYS = {"type", "points", "args", "timeout"}
 CHECK_KEYS = COMMON_PART_KEYS | {"credit"}
 PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve",
                                        "requires"} | PLAUSIBILITY_KEYS
+SANITIZE_KEYS = COMMON_PART_KEYS | {"tools", "max_size", "requires"}
+PART_KEYS = {CHECK: CHECK_KEYS, PERFORMANCE: PERFORMANCE_KEYS, SANITIZE: SANITIZE_KEYS}
+# Options the grader sets on every part's command line; a sanitize part's --max-size is its max_size.
+GRADER_OPTIONS = ("--impl", "--json", "--seed", "--check", "--bench", "--images")
 
 
 class RubricError(ValueError):
@@ -48,6 +61,7 @@ class Defaults:
     check_timeout: float = 180.0
     bench_timeout: float = 180.0
     build_timeout: float = 900.0
+    sanitize_timeout: float = 300.0  # one tool's process of a sanitize part
     performance_tries: int = 3  # measurements at most of a performance part short of full points
     plausible_fraction_of_copy: float = MAX_PLAUSIBLE_FRACTION_OF_COPY
     copy_bandwidth_tolerance: float = MAX_COPY_BANDWIDTH_TOLERANCE
@@ -58,7 +72,7 @@ class Part:
     """One graded part of one exercise."""
     exercise: str
     name: str
-    kind: str                      # CHECK or PERFORMANCE
+    kind: str                      # CHECK, PERFORMANCE or SANITIZE
     points: float
     args: Tuple[str, ...] = ()
     timeout: float = 180.0
@@ -70,6 +84,9 @@ class Part:
     full_within: float = 1.2
     curve: str = "classic"
     requires: Tuple[str, ...] = ()  # names of check parts; filled in by Rubric.parts_for
+    requires_nothing: bool = False  # sanitize parts: `requires = none`
+    tools: Tuple[str, ...] = ("memcheck",)          # sanitize parts, in the order they run
+    max_size: int = DEFAULT_SANITIZE_MAX_SIZE       # sanitize parts: --max-size of the check
     plausible_fraction_of_copy: float = MAX_PLAUSIBLE_FRACTION_OF_COPY  # performance parts
     copy_bandwidth_tolerance: float = MAX_COPY_BANDWIDTH_TOLERANCE       # performance parts
 
@@ -90,11 +107,13 @@ class Rubric:
 
     def parts_for(self, exercise: str) -> List[Part]:
         """The exercise's own parts, or the [*/...] parts instantiated for it; each performance
-        part's `requires` resolved (default: every check part of the exercise)."""
+        and sanitize part's `requires` resolved (default: every check part of the exercise;
+        `requires = none` on a sanitize part: nothing)."""
         own = self.parts.get(exercise)
         parts = own if own is not None else [replace(p, exercise=exercise) for p in self.parts.get(ANY_EXERCISE, [])]
         checks = tuple(p.name for p in parts if p.kind == CHECK)
-        return [replace(p, requires=checks) if p.kind == PERFORMANCE and not p.requires else p for p in parts]
+        return [replace(p, requires=checks) if p.kind in (PERFORMANCE, SANITIZE) and not p.requires
+                and not p.requires_nothing else p for p in parts]
 
     def max_points(self, exercises: List[str]) -> float:
         return sum(p.points for e in exercises for p in self.parts_for(e))
@@ -130,6 +149,39 @@ def _plausibility(sec, where: str, defaults: "Defaults") -> Dict[str, float]:
         if "copy_bandwidth_tolerance" in sec else defaults.copy_bandwidth_tolerance}
 
 
+SIZE = re.compile(r"^(?:(\d+)|(\d+)\s*\^\s*(\d+)|(\d+)\s*<<\s*(\d+))(?:\s*([+-])\s*(\d+))?$")
+
+
+def parse_size(text: str, where: str) -> int:
+    """A problem size as the harness writes it: 4096, 2^12, 1<<12, 2^12+1, 2^16-1 (at least 1)."""
+    m = SIZE.match(text.strip())
+    if not m:
+        raise RubricError(f"{where}: '{text}' is not a size (4096, 2^12, 2^12+1, 1<<12)")
+    plain, base, power, shifted, shift, sign, offset = m.groups()
+    if plain is not None:
+        value = int(plain)
+    elif base is not None:
+        value = int(base) ** int(power) if int(power) <= 64 else 1 << 64
+    else:
+        value = int(shifted) << min(int(shift), 64)
+    if sign:
+        value = value + int(offset) if sign == "+" else value - int(offset)
+    if not 1 <= value < 1 << 40:
+        raise RubricError(f"{where}: {text} must lie in [1, 2^40)")
+    return value
+
+
+def _tools(text: str, where: str) -> Tuple[str, ...]:
+    tools = tuple(t for t in re.split(r"[\s,]+", text.strip()) if t)
+    if not tools:
+        raise RubricError(f"{where}: name at least one of {', '.join(SANITIZER_TOOLS)}")
+    for t in tools:
+        _choice(t, SANITIZER_TOOLS, where)
+    if len(set(tools)) != len(tools):
+        raise RubricError(f"{where}: a tool is named twice")
+    return tools
+
+
 def _choice(text: str, choices, where: str) -> str:
     if text not in choices:
         raise RubricError(f"{where}: '{text}' is not one of {', '.join(choices)}")
@@ -159,7 +211,7 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
             values["curve"] = _choice(sec["curve"], CURVES, where + " curve")
         if "credit" in sec:
             values["credit"] = _choice(sec["credit"], CREDITS, where + " credit")
-        for key in ("check_timeout", "bench_timeout", "build_timeout"):
+        for key in ("check_timeout", "bench_timeout", "build_timeout", "sanitize_timeout"):
             if key in sec:
                 values[key] = _number(sec[key], f"{where} {key}", 0.0)
         if "performance_tries" in sec:
@@ -182,9 +234,9 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
         sec = parser[name]
         kind = sec.get("type")
         if kind is None:
-            raise RubricError(f"{where}: missing 'type' (check or performance)")
-        kind = _choice(kind, (CHECK, PERFORMANCE), where + " type")
-        known = CHECK_KEYS if kind == CHECK else PERFORMANCE_KEYS
+            raise RubricError(f"{where}: missing 'type' ({', '.join(KINDS)})")
+        kind = _choice(kind, KINDS, where + " type")
+        known = PART_KEYS[kind]
         for key in sec:
             if key not in known:
                 raise RubricError(f"{where}: unknown key '{key}' for a {kind} part (known: {', '.join(sorted(known))})")
@@ -194,10 +246,12 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
             args = tuple(shlex.split(sec.get("args", "")))
         except ValueError as e:
             raise RubricError(f"{where} args: {e}") from None
-        for forbidden in ("--impl", "--json", "--seed", "--check", "--bench", "--images"):
+        for forbidden in GRADER_OPTIONS + (("--max-size",) if kind == SANITIZE else ()):
             if any(a == forbidden or a.startswith(forbidden + "=") for a in args):
-                raise RubricError(f"{where} args: {forbidden} is set by the grader")
-        default_timeout = defaults.check_timeout if kind == CHECK else defaults.bench_timeout
+                raise RubricError(f"{where} args: {forbidden} is set by the grader"
+                                  + (" (the part's max_size)" if forbidden == "--max-size" else ""))
+        default_timeout = {CHECK: defaults.check_timeout, PERFORMANCE: defaults.bench_timeout,
+                           SANITIZE: defaults.sanitize_timeout}[kind]
         part = Part(
             exercise=exercise, name=part_name, kind=kind,
             points=_number(sec["points"], where + " points", 0.0),
@@ -217,8 +271,16 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
                 part, reference=reference, section=sec.get("section", "kernel").strip() or "kernel",
                 label=label.strip() if label is not None and label.strip() else None,
                 aggregate=_choice(sec.get("aggregate", "total"), AGGREGATES, where + " aggregate"),
-                requires=tuple(r.strip() for r in sec.get("requires", "").split(",") if r.strip()),
+                requires=_requires(sec, where, kind),
                 **_plausibility(sec, where, defaults))
+        if kind == SANITIZE:
+            requires = _requires(sec, where, kind)
+            part = replace(
+                part, tools=_tools(sec.get("tools", "memcheck"), where + " tools"),
+                max_size=parse_size(sec["max_size"], where + " max_size") if "max_size" in sec
+                else DEFAULT_SANITIZE_MAX_SIZE,
+                requires=() if requires == (REQUIRES_NOTHING,) else requires,
+                requires_nothing=requires == (REQUIRES_NOTHING,))
         parts = rubric.parts.setdefault(exercise, [])
         if any(p.name == part_name for p in parts):
             raise RubricError(f"{where}: the part '{part_name}' appears twice")
@@ -232,6 +294,15 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
                     raise RubricError(f"{path}: [{p.key}] requires '{r}', which is not a check part of {exercise} "
                                       f"(its check parts: {', '.join(sorted(checks)) or 'none'})")
     return rubric
+
+
+def _requires(sec, where: str, kind: str) -> Tuple[str, ...]:
+    """The check parts named by `requires` (a comma list); `none` alone, on a sanitize part only."""
+    names = tuple(r.strip() for r in sec.get("requires", "").split(",") if r.strip())
+    if REQUIRES_NOTHING in names and (kind != SANITIZE or len(names) > 1):
+        raise RubricError(f"{where} requires: '{REQUIRES_NOTHING}' stands alone, on a sanitize part only "
+                          "(a performance part counts only for a correct implementation)")
+    return names
 
 
 def load_rubric(path: str) -> Rubric:

@@ -7,7 +7,8 @@ the parts, one process each, on the student's GPU, in the exercise order; the st
 
 A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Mandelbrot) is
 given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
-the HTML report shows what it writes there (pictures.py).
+the HTML report shows what it writes there (pictures.py). A sanitize part runs the check under
+compute-sanitizer, one process per tool (sanitizer.py), and draws nothing (--no-images).
 """
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from . import pictures, reports, scoring
+from . import pictures, reports, sanitizer, scoring
 from .course import Exercise
-from .rubric import CHECK, PERFORMANCE, Part, Rubric
+from .rubric import CHECK, PERFORMANCE, SANITIZE, Part, Rubric
 from .scoring import PartResult, RunOutcome
 
 
@@ -466,11 +467,52 @@ def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, setting
     return scoring.judge_performance(part, student, reference, settings.seed), [o for o in (reference, student) if o]
 
 
+def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings, env: Dict[str, str],
+                 takes_images: bool = False) -> (PartResult, List[RunOutcome]):
+    """The student's check cases up to the part's max_size under each of its tools, one process
+    each, in order; the first tool that does not pass decides the part and the rest do not run.
+    Without a sanitizer the part is "not run", scoring 0, saying so: never a silent pass."""
+    found, looked = sanitizer.find(ex.nvcc, env)
+    if found is None:
+        return scoring.blocked(part, scoring.NOT_RUN, f"compute-sanitizer not found (looked for {', '.join(looked)}; "
+                                                      f"set {sanitizer.VARIABLE} to its path)"), []
+    cwd = os.path.join(tree, ex.name)
+    quiet = ["--no-images"] if takes_images and "--no-images" not in part.args else []
+    verdicts, outcomes, wall = [], [], 0.0
+    for tool in part.tools:
+        base = _tool_base(log_dir, part, tool)
+        report = base + ".sanitizer.log"
+        if os.path.exists(report):
+            os.remove(report)  # never read an earlier run's report
+        program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
+                   str(part.max_size), "--seed", str(settings.seed), "--json", base + ".json", *part.args, *quiet]
+        outcome = run_harness(sanitizer.command(found, tool, report, program), base + ".json", base + ".log", cwd, env,
+                              settings.part_timeout(part), settings.stop)
+        outcomes.append(outcome)
+        wall += outcome.wall_s
+        verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
+                                       settings.seed, os.path.basename(report), log_tail(base + ".log", 8))
+        verdicts.append(verdict)
+        if verdict.status != scoring.PASSED:
+            break
+    result = sanitizer.judge_sanitize(part, verdicts, wall)
+    result.details["sanitizer"] = found
+    return result, outcomes
+
+
+def _tool_base(log_dir: str, part: Part, tool: str) -> str:
+    """The path stem of one tool's logs and results of a sanitize part."""
+    return os.path.join(log_dir, slug(part.name)) + "." + tool
+
+
 def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, folder: Optional[str]) -> None:
     """The part's logs and pictures, relative to the report folder (the HTML report links them);
     the pictures made viewable first (PPM to PNG)."""
     base = os.path.join(log_dir, slug(part.name))
     logs = [base + ".reference.log", base + ".log"]
+    for tool in part.tools if part.kind == SANITIZE else ():
+        # The process's output, then the sanitizer's report: the report's excerpt is shown.
+        logs += [_tool_base(log_dir, part, tool) + ".log", _tool_base(log_dir, part, tool) + ".sanitizer.log"]
     for attempt in range(2, 100):  # performance parts measured again (run_performance)
         more = [_try_base(base, attempt) + ".reference.log", _try_base(base, attempt) + ".log"]
         if not any(os.path.isfile(l) for l in more):
@@ -523,7 +565,9 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         parts = settings.rubric.parts_for(ex.name)
         takes_images = bool(builds[ex.name].details.get("pictures"))
         done: Dict[str, PartResult] = {}
-        for part in [p for p in parts if p.kind == CHECK] + [p for p in parts if p.kind == PERFORMANCE]:
+        # The checks first (the other parts may require them), then the timings, then the
+        # sanitizer, slowest per case and timed by nothing.
+        for part in sorted(parts, key=lambda p: (CHECK, PERFORMANCE, SANITIZE).index(p.kind)):
             folder = os.path.join(out_dir, "images", ex.name, slug(part.name)) if takes_images else None
             if part.kind == CHECK:
                 result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder)
@@ -531,8 +575,11 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
             else:
                 result = scoring.prerequisite(part, done)
                 outcomes = []
-                if result is None:
+                if result is None and part.kind == PERFORMANCE:
                     result, outcomes = run_performance(tree, ex, part, log_dir, settings, env, folder)
+                elif result is None:
+                    result, outcomes = run_sanitize(tree, ex, part, log_dir, settings, env, takes_images)
+                    folder = None
             for o in outcomes:
                 note_device(doc, o.results)
             if outcomes:

@@ -13,16 +13,20 @@ Statuses (the reports show these words):
   crashed            a CUDA error (e.g. an illegal address), a signal, out of memory, an exit
                      that is not the harness's (the results file missing or unfinished)
   timed out          the part's process ran past its timeout and was killed
+  sanitizer error    a sanitize part: compute-sanitizer found an error in the student's run of
+                     the check (an out-of-bounds access, a shared-memory race, a bad barrier);
+                     the message quotes the first (sanitizer.py)
   forbidden API used `make forbidden`, run on the student's build, found what the exercise does not
                      allow (a library, a reference variant, file or process access, a course file)
   implausible timing a performance part whose timing cannot be the student's code's: a row faster
                      than the copy bandwidth measured in the same run allows, or a run whose
                      measured copy bandwidth differs from the reference run's (no points)
   no GPU             the harness found no usable GPU: nothing could be measured
-  skipped            a performance part whose exercise did not pass its check
+  skipped            a performance or sanitize part whose exercise did not pass its check
   grader error       the course's side failed (the reference run, a rubric option the harness
                      refuses, a results file without the rows the rubric names): not the student's
-  not run            not graded yet (a stopped run's reports show what is left)
+  not run            not graded yet (a stopped run's reports show what is left), or, with its
+                     reason, a part that could not run here (compute-sanitizer not found)
 """
 from __future__ import annotations
 
@@ -31,21 +35,22 @@ import signal
 from dataclasses import asdict, dataclass, field
 from typing import Dict, List, Optional
 
-from .rubric import Part
+from .rubric import PERFORMANCE, Part
 
 PASSED = "passed"
 WRONG = "wrong result"
 BUILD_FAILED = "build failed"
 CRASHED = "crashed"
 TIMED_OUT = "timed out"
+SANITIZER = "sanitizer error"
 FORBIDDEN = "forbidden API used"
 IMPLAUSIBLE = "implausible timing"
 NO_GPU = "no GPU"
 SKIPPED = "skipped"
 GRADER_ERROR = "grader error"
 NOT_RUN = "not run"
-STATUSES = (PASSED, WRONG, BUILD_FAILED, CRASHED, TIMED_OUT, FORBIDDEN, IMPLAUSIBLE, NO_GPU, SKIPPED, GRADER_ERROR,
-            NOT_RUN)
+STATUSES = (PASSED, WRONG, BUILD_FAILED, CRASHED, TIMED_OUT, SANITIZER, FORBIDDEN, IMPLAUSIBLE, NO_GPU, SKIPPED,
+            GRADER_ERROR, NOT_RUN)
 
 RESULTS_SCHEMA = "pmpp.results.v1"
 MESSAGE_LIMIT = 1500  # characters of one part's message in the reports
@@ -223,8 +228,10 @@ def judge_check(part: Part, outcome: RunOutcome, seed: Optional[int]) -> PartRes
 
 
 def prerequisite(part: Part, done: Dict[str, PartResult]) -> Optional[PartResult]:
-    """A performance part is scored only when its exercise's check parts passed. Returns the
-    part's result when it must not run (no GPU stays no GPU), None when it may."""
+    """A performance or sanitize part is scored only when the check parts it requires passed.
+    Returns the part's result when it must not run (no GPU stays no GPU), None when it may."""
+    why = ("performance counts only for a correct implementation" if part.kind == PERFORMANCE else
+           "the sanitizer's point is for a correct implementation")
     for name in part.requires:
         r = done.get(name)
         if r is None or r.status == NOT_RUN:
@@ -232,8 +239,7 @@ def prerequisite(part: Part, done: Dict[str, PartResult]) -> Optional[PartResult
         if r.status == NO_GPU:
             return blocked(part, NO_GPU, r.message)
         if r.status != PASSED:
-            return blocked(part, SKIPPED, f"not scored: performance counts only for a correct implementation "
-                                          f"('{name}': {r.status})")
+            return blocked(part, SKIPPED, f"not scored: {why} ('{name}': {r.status})")
     return None
 
 
@@ -418,8 +424,8 @@ def exercise_points(results: List[PartResult]) -> float:
 
 def worst_status(results: List[PartResult]) -> str:
     """One word for an exercise in a summary: passed only if every part passed."""
-    order = (FORBIDDEN, BUILD_FAILED, CRASHED, TIMED_OUT, WRONG, IMPLAUSIBLE, GRADER_ERROR, NO_GPU, NOT_RUN, SKIPPED,
-             PASSED)
+    order = (FORBIDDEN, BUILD_FAILED, CRASHED, TIMED_OUT, WRONG, SANITIZER, IMPLAUSIBLE, GRADER_ERROR, NO_GPU, NOT_RUN,
+             SKIPPED, PASSED)
     present = {r.status for r in results}
     for s in order:
         if s in present:

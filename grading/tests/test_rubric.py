@@ -4,7 +4,7 @@ import os
 import unittest
 
 from pmpp_grading import course
-from pmpp_grading.rubric import CHECK, PERFORMANCE, RubricError, load_rubric, parse_rubric
+from pmpp_grading.rubric import CHECK, PERFORMANCE, SANITIZE, RubricError, load_rubric, parse_rubric
 
 GRADING = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(GRADING)
@@ -45,6 +45,26 @@ class CourseRubric(unittest.TestCase):
                 if p.kind == PERFORMANCE:
                     self.assertTrue(p.requires, f"{p.key} must require the exercise's check")
 
+    def test_every_exercise_has_a_sanitize_part_after_its_checks_and_racecheck_where_memory_is_shared(self):
+        rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
+        for name in course.exercise_folders(REPO):
+            sanitize = [p for p in rubric.parts_for(name) if p.kind == SANITIZE]
+            self.assertEqual(len(sanitize), 1, name)
+            part = sanitize[0]
+            self.assertEqual(part.tools[0], "memcheck", name)
+            self.assertEqual("racecheck" in part.tools,
+                             name in ("02_scan", "04_circle_renderer", "05_bitonic", "06_radix_sort", "07_merge_sort"),
+                             name)
+            self.assertTrue(part.requires, f"{part.key} must require the exercise's check")
+            self.assertLessEqual(part.max_size, 1 << 16, f"{part.key}: the sanitizer's cases must stay small")
+            self.assertEqual(part.points, 1.0, name)
+
+    def test_the_sanitize_point_comes_on_top_of_the_ten_of_every_exercise(self):
+        rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
+        for name in course.exercise_folders(REPO):
+            parts = rubric.parts_for(name)
+            self.assertEqual(sum(p.points for p in parts if p.kind != SANITIZE), 10.0, name)
+
     def test_a_new_exercise_gets_the_default_parts(self):
         rubric = load_rubric(os.path.join(GRADING, "rubric.ini"))
         parts = rubric.parts_for("09_new_exercise")
@@ -73,6 +93,39 @@ class Parsing(unittest.TestCase):
     def test_the_order_of_the_file_is_kept(self):
         r = parse_rubric(MINIMAL)
         self.assertEqual([p.name for p in r.parts_for("02_scan")], ["correctness", "performance 2^24"])
+
+    def test_a_sanitize_part_runs_memcheck_on_cases_up_to_2_12_after_every_check_by_default(self):
+        r = parse_rubric(MINIMAL + "[02_scan/sanitize]\ntype = sanitize\npoints = 1\n")
+        part = r.parts_for("02_scan")[2]
+        self.assertEqual((part.kind, part.tools, part.max_size, part.requires, part.timeout, part.args),
+                         (SANITIZE, ("memcheck",), 4096, ("correctness",), 300.0, ()))
+
+    def test_sanitize_keys_reach_the_part(self):
+        r = parse_rubric(MINIMAL.replace("[defaults]", "[defaults]\nsanitize_timeout = 120") +
+                         "[02_scan/sanitize]\ntype = sanitize\npoints = 1\ntools = memcheck, racecheck synccheck\n"
+                         "max_size = 2^12+1\nargs = --size 4097\n")
+        part = r.parts_for("02_scan")[-1]
+        self.assertEqual((part.tools, part.max_size, part.timeout, part.args),
+                         (("memcheck", "racecheck", "synccheck"), 4097, 120.0, ("--size", "4097")))
+        part = parse_rubric(MINIMAL + "[02_scan/s]\ntype = sanitize\npoints = 1\ntimeout = 30\nmax_size = 1<<10\n"
+                            ).parts_for("02_scan")[-1]
+        self.assertEqual((part.timeout, part.max_size), (30.0, 1024))
+
+    def test_max_size_takes_the_harness_s_sizes(self):
+        for text, value in (("4096", 4096), ("2^16", 65536), ("2^11+1", 2049), ("2^16-1", 65535), ("1<<12", 4096)):
+            part = parse_rubric(f"[01_saxpy/s]\ntype = sanitize\npoints = 1\nmax_size = {text}\n").parts_for("01_saxpy")[0]
+            self.assertEqual(part.max_size, value, text)
+
+    def test_requires_none_runs_a_sanitize_part_whatever_the_checks_score(self):
+        r = parse_rubric(MINIMAL + "[02_scan/sanitize]\ntype = sanitize\npoints = 1\nrequires = none\n")
+        part = r.parts_for("02_scan")[2]
+        self.assertEqual((part.requires, part.requires_nothing), ((), True))
+        r = parse_rubric(MINIMAL + "[02_scan/sanitize]\ntype = sanitize\npoints = 1\nrequires = correctness\n")
+        self.assertEqual(r.parts_for("02_scan")[2].requires, ("correctness",))
+
+    def test_the_default_sanitize_part_of_a_new_exercise_requires_its_check(self):
+        r = parse_rubric("[*/correctness]\ntype = check\npoints = 6\n[*/sanitize]\ntype = sanitize\npoints = 1\n")
+        self.assertEqual(r.parts_for("09_new")[1].requires, ("correctness",))
 
     def test_digest_changes_with_the_text(self):
         self.assertNotEqual(parse_rubric(MINIMAL).digest, parse_rubric(MINIMAL + "\n# edited\n").digest)
@@ -140,6 +193,25 @@ class Mistakes(unittest.TestCase):
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --seed 3\n", "--seed")
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nargs = --impl=all\n", "--impl")
         self.refused("[04_circle_renderer/c]\ntype = check\npoints = 1\nargs = --images /tmp/x\n", "--images")
+
+    def test_bad_sanitize_keys_are_refused_naming_them(self):
+        head = "[01_saxpy/s]\ntype = sanitize\npoints = 1\n"
+        self.refused(head + "tools = memcheck helgrind\n", "tools", "helgrind", "racecheck")
+        self.refused(head + "tools = memcheck memcheck\n", "tools", "twice")
+        self.refused(head + "tools = ,\n", "tools", "at least one")
+        for bad in ("many", "0", "2^x", "-5", "2^50"):
+            self.refused(head + f"max_size = {bad}\n", "max_size", "[01_saxpy/s]")
+        self.refused(head + "args = --max-size 99\n", "--max-size", "max_size")
+        self.refused(head + "args = --check\n", "--check")
+        self.refused(head + "full_within = 2\n", "full_within", "sanitize part")
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\ntools = memcheck\n", "tools")
+        self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\nmax_size = 10\n", "max_size")
+        self.refused("[defaults]\nsanitize_timeout = 0\n", "sanitize_timeout")
+
+    def test_requires_none_stands_alone_on_sanitize_parts_only(self):
+        self.refused(MINIMAL + "requires = none\n", "none", "sanitize part only")
+        self.refused(MINIMAL + "[02_scan/s]\ntype = sanitize\npoints = 1\nrequires = none, correctness\n", "none")
+        self.refused(MINIMAL + "[02_scan/s]\ntype = sanitize\npoints = 1\nrequires = correctnes\n", "correctnes")
 
     def test_requires_must_name_a_check_part(self):
         self.refused(MINIMAL + "requires = correctnes\n", "correctnes")

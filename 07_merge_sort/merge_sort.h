@@ -137,6 +137,15 @@ template <class Key, class Less>
 void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less);
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less);
+// The tiles merge_fast (Value = NoValues) and sort_fast use for these keys (and values) on this
+// GPU: the keys of one sorted tile and the outputs of one merge tile. The check's hints name
+// positions by them.
+struct FastTiles {
+    std::size_t sort_tile = 0;
+    std::size_t merge_tile = 0;
+};
+template <class Key, class Value>
+FastTiles fast_tiles();
 
 // ---- Library baselines --------------------------------------------------------------------
 // merge_sort_cub.cu: cub::DeviceMerge::MergeKeys and cub::DeviceMergeSort (temporary storage

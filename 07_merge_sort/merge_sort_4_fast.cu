@@ -60,6 +60,14 @@ struct ShippedShape {
 template <class Key, class Value>
 using Shape = ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>;
 
+// Whether kSortMinBlocks of the shipped shape's sort tiles fit one SM of this GPU (or of the
+// profile).
+template <class Key, class Value>
+bool shipped_sort_tiles_fit() {
+    using Shipped = typename Shape<Key, Value>::type;
+    return pmpp::shared_memory_fits(fast::shared_bytes<Key, Value>(Shipped::kSortTile), Shipped::kSortMinBlocks);
+}
+
 // Calls run(Config{}) with the shipped shape where this GPU's limits (or the profile's) allow
 // it, else with the small one; reports the choice once per item size.
 template <class Key, class Value, class Run>
@@ -71,7 +79,7 @@ void with_shape_for_this_gpu(Run run) {
                   "the fallback shape must fit every supported GPU (sm_75: 64 KiB per block)");
     static const bool shipped = [] {
         constexpr std::size_t bytes = fast::shared_bytes<Key, Value>(Shipped::kSortTile);
-        const bool fits = pmpp::shared_memory_fits(bytes, Shipped::kSortMinBlocks);
+        const bool fits = shipped_sort_tiles_fit<Key, Value>();
         const std::string what = "merge_sort_fast, " + std::to_string(sizeof(Key)) + "-byte keys" +
                                  (kHasValues<Value> ? " and " + std::to_string(sizeof(Value)) + "-byte values" : "");
         const auto describe = [](int tile, int threads, std::size_t shared) {
@@ -121,9 +129,23 @@ void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     });
 }
 
-#define INSTANTIATE_FAST(Key, Less)                   \
-    MERGE_SORT_INSTANTIATE_MERGE(merge_fast, Key, Less) \
-    MERGE_SORT_INSTANTIATE_SORT(sort_fast, Key, Less)
+// The shape with_shape_for_this_gpu runs, without reporting it (the check asks for every variant).
+template <class Key, class Value>
+FastTiles fast_tiles() {
+    using Shipped = typename Shape<Key, Value>::type;
+    using Small = typename Shape<Key, Value>::small;
+    static const bool shipped = std::is_same_v<Shipped, Small> || shipped_sort_tiles_fit<Key, Value>();
+    FastTiles tiles;
+    tiles.sort_tile = static_cast<std::size_t>(shipped ? Shipped::kSortTile : Small::kSortTile);
+    tiles.merge_tile = static_cast<std::size_t>(shipped ? Shipped::kMergeTile : Small::kMergeTile);
+    return tiles;
+}
+
+#define INSTANTIATE_FAST(Key, Less)                          \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_fast, Key, Less)        \
+    MERGE_SORT_INSTANTIATE_SORT(sort_fast, Key, Less)          \
+    template FastTiles fast_tiles<Key, ::merge_sort::NoValues>(); \
+    template FastTiles fast_tiles<Key, ::merge_sort::PairValue>();
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_FAST)
 #undef INSTANTIATE_FAST
 

@@ -216,10 +216,14 @@ std::size_t count_never_written(const std::vector<T>& expected, const std::vecto
     return pmpp::count_never_written(expected.data(), out.data(), out.size());
 }
 
-std::string never_written_hint(std::size_t count) {
-    return format("%zu output element(s) still hold the 0xFF bytes written before the run: never written (a bound, "
-                  "a missing thread or block, or a last pass that writes to the scratch array?)",
-                  count);
+// The report of an output that breaks `first` (the first property that failed, or the comparison
+// itself when order and elements hold), with the hints of every check: the comparison's patterns,
+// the order's runs, the elements lost and doubled. Each is a fact about the output; together they
+// often name the mistake better than the first alone.
+CheckResult with_every_hint(CheckResult first, const std::vector<const CheckResult*>& checks) {
+    first.hint.clear();
+    for (const CheckResult* c : checks) first.add_hint(c->hint);
+    return first;
 }
 
 }  // namespace
@@ -229,23 +233,17 @@ CheckResult judge_merge(const MergeInputs<Key>& in, const std::vector<Key>& expe
                         bool explain) {
     CheckResult r = compare_exact(expected, out);
     if (r.ok || !explain || out.size() != expected.size()) return r;
-    if (const std::size_t unwritten = count_never_written(expected, out); unwritten > 0) {
-        r.hint = never_written_hint(unwritten);
-        return r;
-    }
-    CheckResult order = check_sorted(out.data(), out.size(), LessOf<Key>{});
-    if (!order.ok) {
-        order.hint = "the merge of two sorted arrays is sorted: do neighbouring slices meet where co-rank says?";
-        return order;
-    }
+    // Never written: the comparison's hint says how many and where; order and elements would
+    // only repeat it (the poison is out of order, and not an element of the input).
+    if (count_never_written(expected, out) > 0) return r;
+    const CheckResult order = check_sorted(out.data(), out.size(), LessOf<Key>{});
     std::vector<Key> both(in.a);
     both.insert(both.end(), in.b.begin(), in.b.end());
-    CheckResult elements = check_permutation(both.data(), out.data(), out.size());
-    if (!elements.ok) {
-        elements.hint = "elements of A and B lost or repeated: a slice starts or ends in the wrong place (co-rank off "
-                        "by one?)";
-        return elements;
-    }
+    const CheckResult elements = check_permutation(both.data(), out.data(), out.size());
+    if (!order.ok) return with_every_hint(order, {&r, &order, &elements});
+    if (!elements.ok) return with_every_hint(elements, {&r, &elements});
+    // Ordered and holding exactly A and B: only equal keys can be in another place than the
+    // stable merge puts them.
     r.message = "ordered and holding exactly the elements of A and B, but " + std::to_string(r.mismatches) +
                 " position(s) differ from the stable merge";
     r.hint = "equal keys in the wrong order: on a tie the merge must take A's element first";
@@ -266,30 +264,28 @@ CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<Key, V
     if (!explain) return wrong;
     std::size_t unwritten = count_never_written(expected.keys, out.keys);
     if constexpr (kHasValues<Value>) unwritten += count_never_written(expected.values, out.values);
-    if (unwritten > 0) {
-        wrong.hint = never_written_hint(unwritten);
-        return wrong;
-    }
-    CheckResult order = check_sorted(out.keys.data(), n, LessOf<Key>{});
-    if (!order.ok) {
-        order.hint = "keys out of order: a pass missing, or the last pass not merging everything?";
-        return order;
-    }
-    CheckResult elements = check_permutation(in.keys.data(), out.keys.data(), n);
-    if (!elements.ok) {
-        elements.hint = "keys lost or repeated: slices that overlap or leave gaps (co-rank off by one?)";
-        return elements;
-    }
+    if (unwritten > 0) return wrong;  // its hint says how many and where
+    const CheckResult order = check_sorted(out.keys.data(), n, LessOf<Key>{});
+    const CheckResult elements = check_permutation(in.keys.data(), out.keys.data(), n);
+    if (!order.ok) return with_every_hint(order, {&wrong, &order, &elements});
+    if (!elements.ok) return with_every_hint(elements, {&wrong, &elements});
+    // Ordered and a permutation of the input: only keys that compare equal (events at the same
+    // time) can stand in another order than the stable sort's.
+    const std::string unstable = "equal keys (for events: equal times) are out of input order: the sort is not stable";
     if constexpr (kHasValues<Value>) {
-        CheckResult pairs = check_pairs_permutation(in.keys.data(), in.values.data(), out.keys.data(),
-                                                    out.values.data(), n);
-        if (!pairs.ok) return pairs;
-        return check_stable_sort(in.keys.data(), in.values.data(), out.keys.data(), out.values.data(), n,
-                                 LessOf<Key>{});
+        const CheckResult pairs = check_pairs_permutation(in.keys.data(), in.values.data(), out.keys.data(),
+                                                          out.values.data(), n);
+        if (!pairs.ok) return with_every_hint(pairs, {&wrong});
+        CheckResult stable = check_stable_sort(in.keys.data(), in.values.data(), out.keys.data(), out.values.data(), n,
+                                               LessOf<Key>{});
+        // check_stable_sort names the key when the keys are bitwise those of the stable sort; events
+        // at one time with their ids in another order are not, and are unstable all the same.
+        if (stable.hint.empty()) stable.hint = "the keys are ordered and every (key, value) pair is kept, but " + unstable;
+        return stable;
     }
     keys.message = "ordered and a permutation of the input, but " + std::to_string(keys.mismatches) +
                    " position(s) differ from the stable sort";
-    keys.hint = "equal keys (for events: equal times) out of input order: the sort is not stable";
+    keys.hint = "the keys are ordered and a permutation of the input, but " + unstable;
     return keys;
 }
 
@@ -368,6 +364,40 @@ struct DeviceSortArrays {
     }
 };
 
+// The structure the check names positions by (check_hints.h), as the README's tasks suggest it and
+// the references build it: a merge's slices of 8 outputs per thread (task 2, merge_sort_1_basic.cu's
+// kOutputsPerThread), tiles of 1024 (task 3's TILE, merge_sort_2_tiled.cu's kTile) and block ranges
+// of 4096 outputs (block_merge_passes.cuh's kOutputsPerBlock); a sort's tiles of 1024 (task 4's
+// plan, block_merge_passes.cuh's kSortTile); and the fast variant's tiles for these keys.
+template <class Key>
+HintContext merge_hint_context() {
+    HintContext ctx;
+    ctx.boundaries = {{8, "basic-merge slice"},
+                      {1024, "merge tile"},
+                      {4096, "tiled-merge block"},
+                      {fast_tiles<Key, NoValues>().merge_tile, "fast-merge tile"}};
+    return ctx;
+}
+template <class Key, class Value>
+HintContext sort_hint_context() {
+    HintContext ctx;
+    ctx.boundaries = {{1024, "sort tile"}, {fast_tiles<Key, Value>().sort_tile, "fast-sort tile"}};
+    return ctx;
+}
+
+// A sort whose keys_out is wrong may have left the right answer in the scratch arrays: its last
+// step wrote there. Empty when they do not hold it either.
+template <class Key, class Value>
+std::string answer_in_scratch(const DeviceSortArrays<Key, Value>& arrays, const SortInputs<Key, Value>& expected) {
+    if (expected.keys.empty() || !compare_exact(expected.keys, arrays.keys_scratch.to_host()).ok) return {};
+    if constexpr (kHasValues<Value>) {
+        if (!compare_exact(expected.values, arrays.values_scratch.to_host()).ok) return {};
+        return "keys_scratch holds exactly the sorted keys, and values_scratch the sorted values: the last step "
+               "wrote the scratch arrays, not keys_out and values_out";
+    }
+    return "keys_scratch holds exactly the sorted keys: the last step wrote the scratch array, not keys_out";
+}
+
 const char* const kMergeWroteItsInput = "the merge modified its input A or B: it may only write C (and the splits)";
 const char* const kSortWroteItsInput =
     "the sort modified keys_in or values_in: it may only read them (and write the outputs and the scratch arrays)";
@@ -376,6 +406,7 @@ const char* const kSortWroteItsInput =
 
 template <class Key>
 CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected) {
+    const HintScope hints(merge_hint_context<Key>());
     const std::size_t na = in.a.size(), nb = in.b.size();
     DeviceBuffer<Key> a, b;
     GuardedBuffer<Key> c(na + nb, "c");
@@ -398,13 +429,17 @@ CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in,
 template <class Key, class Value>
 CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<Key, Value>& in,
                        const SortInputs<Key, Value>& expected) {
+    const HintScope hints(sort_hint_context<Key, Value>());
     DeviceSortArrays<Key, Value> arrays(in);
     arrays.poison_outputs();
     sort(arrays.args(), in.keys.size());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     if (CheckResult guards = arrays.check_guards(); !guards.ok) return guards;
     CheckResult r = judge_sort(in, expected, arrays.output());
-    if (!r.ok) return r;
+    if (!r.ok) {
+        r.add_hint(answer_in_scratch(arrays, expected));
+        return r;
+    }
     if (!arrays.input_unchanged(in)) return CheckResult::fail(kSortWroteItsInput);
     return r;
 }
@@ -433,11 +468,21 @@ CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeInputs<K
                    "among its first %zu outputs",
                    k, na, nb, got, want, k));
         const std::size_t lo = k > nb ? k - nb : 0, hi = std::min(k, na);
-        if (got < lo || got > hi)
+        // The co-rank of the merge that lets B win ties: B's count among the first k of B merged with A.
+        const std::size_t ties_to_b = k - co_rank(k, in.b.data(), nb, in.a.data(), na, LessOf<Key>{});
+        if (got < lo || got > hi) {
             r.hint = format("the answer must lie in [max(0, k - |B|), min(k, |A|)] = [%zu, %zu]", lo, hi);
-        else if (got + 1 == want || got == want + 1)
+            if (static_cast<long long>(got) < 0)
+                r.hint += format(" (%zu is %lld as a signed number: a std::size_t subtraction below 0 wraps around)", got,
+                                 static_cast<long long>(got));
+        } else if (got == ties_to_b) {
+            r.hint = format("%zu is the co-rank of a merge that takes B's element on a tie: on equal keys A's element "
+                            "goes first (A[i] goes before B[j] unless less(B[j], A[i]))",
+                            got);
+        } else if (got + 1 == want || got == want + 1) {
             r.hint = "off by one: check the tie rule (A[i] goes before B[j] unless less(B[j], A[i])) and the search's "
                      "bounds";
+        }
         return r;
     }
     return CheckResult::pass(ks.size());
@@ -500,38 +545,61 @@ CheckResult prefixed(const std::string& what, CheckResult r) {
 }
 
 template <class Key>
-CheckResult check_merge_case(const std::string& impl, const Case& c, MergeShape shape, std::uint64_t seed) {
+CheckResult check_merge_case(const CheckedImpl& impl, const Case& c, MergeShape shape, std::uint64_t seed) {
+    const KeyCalls<Key>& calls = impl.of<Key>();
     const MergeInputs<Key> in = merge_inputs<Key>(c.n, c.dist, shape, seed);
     const std::vector<Key> expected = expected_merge(in);
-    const bool student = impl == "student";
-    if (student) {
-        const CheckResult r = check_co_rank<Key>(
-            [](std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb) {
-                return co_rank_student(k, a, na, b, nb, LessOf<Key>{});
-            },
-            in);
-        if (!r.ok) return prefixed("task 1, co_rank_student", r);
+    if (calls.co_rank) {
+        const CheckResult r = check_co_rank<Key>(calls.co_rank, in);
+        if (!r.ok) return impl.student_tasks ? prefixed("task 1, co_rank_student", r) : r;
     }
-    CheckResult all = CheckResult::pass(c.n);
-    for (const auto& merge : merges_of<Key>(impl)) {
+    for (const auto& merge : calls.merges) {
         CheckResult r = check_merge(merge.run, in, expected);
         if (r.ok) continue;
-        if (!student) return r;
+        if (!impl.student_tasks) return r;
         return prefixed(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
     }
-    return all;
+    return CheckResult::pass(c.n);
 }
 
 template <class Key, class Value>
-CheckResult check_sort_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+CheckResult check_sort_case(const CheckedImpl& impl, const Case& c, std::uint64_t seed) {
+    const KeyCalls<Key>& calls = impl.of<Key>();
+    const SortCall<Key, Value>* sort = nullptr;
+    if constexpr (kHasValues<Value>) sort = &calls.sort_pairs;
+    else sort = &calls.sort_keys;
     const SortInputs<Key, Value> in = sort_inputs<Key, Value>(c.n, c.dist, seed);
-    const CheckResult r = check_sort(sort_of<Key, Value>(impl), in, expected_sort(in));
-    return impl == "student" ? prefixed("task 4, sort_student", r) : r;
+    const CheckResult r = check_sort(*sort, in, expected_sort(in));
+    return impl.student_tasks ? prefixed("task 4, sort_student", r) : r;
+}
+
+template <class Key>
+KeyCalls<Key> key_calls_of(const std::string& impl) {
+    KeyCalls<Key> calls;
+    if (impl == "student")
+        calls.co_rank = [](std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb) {
+            return co_rank_student(k, a, na, b, nb, LessOf<Key>{});
+        };
+    calls.merges = merges_of<Key>(impl);
+    calls.sort_keys = sort_of<Key, NoValues>(impl);
+    calls.sort_pairs = sort_of<Key, PairValue>(impl);
+    return calls;
 }
 
 }  // namespace
 
-CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+CheckedImpl checked_impl(const std::string& impl) {
+    CheckedImpl checked;
+    checked.student_tasks = impl == "student";
+    checked.u32 = key_calls_of<std::uint32_t>(impl);
+    checked.i32 = key_calls_of<std::int32_t>(impl);
+    checked.f32 = key_calls_of<float>(impl);
+    checked.u64 = key_calls_of<std::uint64_t>(impl);
+    checked.event = key_calls_of<Event>(impl);
+    return checked;
+}
+
+CheckResult check_case(const CheckedImpl& impl, const Case& c, std::uint64_t seed) {
     const CaseSpec spec = decode(c.variant);
     return with_key_type(spec.type, [&](auto tag) {
         using Key = typename decltype(tag)::type;
@@ -539,6 +607,10 @@ CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t see
         if (spec.pairs) return check_sort_case<Key, PairValue>(impl, c, seed);
         return check_sort_case<Key, NoValues>(impl, c, seed);
     });
+}
+
+CheckResult check_case(const std::string& impl, const Case& c, std::uint64_t seed) {
+    return check_case(checked_impl(impl), c, seed);
 }
 
 // ---- The case list ---------------------------------------------------------------------------
@@ -826,7 +898,10 @@ Measurement bench_sort_call(const SortCall<Key, Value>& sort, std::size_t n, Ben
             arrays.poison_outputs();
     };
     call.run = [&] { sort(args, n); };
-    call.verify = [&] { return verify_sort_run(data, arrays); };
+    call.verify = [&] {
+        const HintScope hints(sort_hint_context<Key, Value>());
+        return verify_sort_run(data, arrays);
+    };
     m.record(time_variant(ctx, call));
     return m;
 }
@@ -849,6 +924,7 @@ Measurement bench_merge_call(const MergeCall<Key>& merge, std::size_t n, BenchCo
     };
     call.run = [&] { merge(a.data(), na, b.data(), nb, c.data(), splits.data()); };
     call.verify = [&]() -> CheckResult {
+        const HintScope hints(merge_hint_context<Key>());
         for (const CheckResult& guards : {c.check_guards(), splits.check_guards()})
             if (!guards.ok) return guards;
         if (CheckResult out = compare_exact_on_device(data.expected_c.data(), c.data(), n); !out.ok)

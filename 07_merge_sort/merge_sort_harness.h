@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace merge_sort {
@@ -89,7 +90,10 @@ SortInputs<Key, Value> expected_sort(const SortInputs<Key, Value>& in);
 // Judging an output on the host. The output must equal the expected one exactly (the stable
 // merge, the stable sort: both unique). When it does not, `explain` names the first property it
 // breaks, in this order: never written, not ordered by the comparator, not a permutation of the
-// input, values not travelling with their keys, equal keys out of order.
+// input, values not travelling with their keys, equal keys out of order; and the hints of every
+// check that found something reach the report: the comparison's patterns (where the wrong part
+// starts, an element shifted), the order's (sorted runs never merged), the elements' (which were
+// lost, which doubled).
 template <class Key>
 pmpp::CheckResult judge_merge(const MergeInputs<Key>& in, const std::vector<Key>& expected, const std::vector<Key>& out,
                               bool explain = true);
@@ -99,8 +103,11 @@ pmpp::CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<
 
 // Device checks: run the call once on poisoned outputs; then the guard zones of every array it
 // may write (c and splits; keys_out, values_out, keys_scratch, values_scratch and splits), so a
-// write outside one fails with "wrote 1 element past the end of c"; then judge; then the inputs
-// must be unchanged.
+// write outside one fails with "wrote 1 element past the end of c"; then judge (a wrong sort's
+// report also says when keys_scratch holds the right answer); then the inputs must be unchanged.
+// Both name their patterns by the structure of the kernels (HintScope): a merge's slices of 8
+// outputs, tiles of 1024 and block ranges of 4096, a sort's tiles of 1024, and the fast variant's
+// tiles for these keys.
 template <class Key>
 pmpp::CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected);
 template <class Key, class Value>
@@ -110,8 +117,51 @@ pmpp::CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<
 template <class Key>
 pmpp::CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeInputs<Key>& in);
 
+// What the check runs of one implementation for one key type: its co-rank (the student's task 1,
+// checked on the host before the merges; empty for the others), its merges (the student's two:
+// "basic", then "tiled") and its sorts of keys and of keys with values.
+template <class Key>
+struct KeyCalls {
+    using KeyType = Key;
+    CoRankCall<Key> co_rank;
+    std::vector<NamedMerge<Key>> merges;
+    SortCall<Key, NoValues> sort_keys;
+    SortCall<Key, PairValue> sort_pairs;
+};
+
+// An implementation as the check sees it, for every key type. The tests replace one of the
+// student's functions with a deliberately wrong one and run the check on it.
+struct CheckedImpl {
+    bool student_tasks = false;  // messages name the task: "task 3, merge_tiled_student: ..."
+    KeyCalls<std::uint32_t> u32;
+    KeyCalls<std::int32_t> i32;
+    KeyCalls<float> f32;
+    KeyCalls<std::uint64_t> u64;
+    KeyCalls<Event> event;
+
+    template <class Key>
+    const KeyCalls<Key>& of() const {
+        if constexpr (std::is_same_v<Key, std::uint32_t>) return u32;
+        else if constexpr (std::is_same_v<Key, std::int32_t>) return i32;
+        else if constexpr (std::is_same_v<Key, float>) return f32;
+        else if constexpr (std::is_same_v<Key, std::uint64_t>) return u64;
+        else return event;
+    }
+    // f(calls) for the calls of every key type (KeyCalls<Key>::KeyType names the type).
+    template <class F>
+    void for_each_key(F&& f) {
+        f(u32);
+        f(i32);
+        f(f32);
+        f(u64);
+        f(event);
+    }
+};
+CheckedImpl checked_impl(const std::string& impl);  // by name: "student", "basic", ..., "thrust"
+
 // One case of the case list, for the implementation named `impl` (what --check runs).
 pmpp::CheckResult check_case(const std::string& impl, const pmpp::Case& c, std::uint64_t seed);
+pmpp::CheckResult check_case(const CheckedImpl& impl, const pmpp::Case& c, std::uint64_t seed);
 
 // How a sort's outputs start each benchmark run: poisoned, or holding a copy of the input
 // (thrust's sort works in place on keys_out and values_out; the copy is untimed).

@@ -2,6 +2,7 @@
 // against the standard library, the case list, and the judges on hand-made wrong outputs.
 #include "../merge_core.h"
 #include "../merge_sort_harness.h"
+#include "wrong_student.h"
 
 #include "common/testing.h"
 
@@ -333,14 +334,44 @@ TEST(JudgeMerge, RejectsTiesTakenFromBFirst) {
     EXPECT_NE(r.hint.find("A's element first"), std::string::npos) << r.report();
 }
 
-TEST(JudgeMerge, RejectsLostElements) {
+TEST(JudgeMerge, NamesTheElementLostAndTheOneDoubled) {
     const auto in = merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const auto want = expected_merge(in);
     auto got = want;
-    got[300] = got[299];
+    got[300] = got[299];  // still ordered: element 300 lost, 299 doubled
     const CheckResult r = judge_merge(in, want, got);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("lost or repeated"), std::string::npos) << r.report();
+    EXPECT_NE(r.message.find("not a permutation"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("1 element of the input lost (e.g. " + std::to_string(want[300])), std::string::npos)
+        << r.report();
+    EXPECT_NE(r.hint.find("1 extra copy of others (e.g. " + std::to_string(want[299])), std::string::npos)
+        << r.report();
+}
+
+// The first property broken names the message; the hints of the comparison and of the later
+// checks still reach the report.
+TEST(JudgeMerge, ReportsTheHintsOfEveryCheckThatFoundSomething) {
+    const auto in = merge_inputs<std::uint32_t>(5000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto want = expected_merge(in);
+    auto got = want;
+    std::reverse(got.begin() + 1024, got.begin() + 2048);  // out of order, every element still there
+    got[10] = got[11];                                      // and one lost, its neighbour doubled
+    const CheckResult r = judge_merge(in, want, got);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("of the input lost"), std::string::npos) << r.report();
+}
+
+TEST(JudgeMerge, SaysWhereTheNeverWrittenTailStarts) {
+    const auto in = merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto want = expected_merge(in);
+    auto got = want;
+    for (std::size_t i = 992; i < got.size(); ++i) got[i] = 0xFFFFFFFFu;
+    if (want.back() == 0xFFFFFFFFu) GTEST_SKIP() << "the largest key happens to be the poison value";
+    const CheckResult r = judge_merge(in, want, got);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("the last 8 elements, from index 992"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
 }
 
 TEST(CheckCoRank, RejectsACoRankThatIsOffByOne) {
@@ -363,7 +394,34 @@ TEST(CheckCoRank, RejectsACoRankThatSendsTiesToB) {
             return k - co_rank(k, b, nb, a, na, KeyLess{});
         },
         in);
-    EXPECT_FALSE(r.ok);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("is the co-rank of a merge that takes B's element on a tie"), std::string::npos)
+        << r.report();
+}
+
+TEST(CheckCoRank, SaysAnAnswerBeyondTheRangeIsAWrappedSubtraction) {
+    const auto in = merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const CheckResult r = check_co_rank<std::uint32_t>(
+        [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
+            return wrong::co_rank_lower_bound_wraps(k, a, na, b, nb, KeyLess{});
+        },
+        in);
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.message.find("co-rank of k=0 "), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("the answer must lie in [max(0, k - |B|), min(k, |A|)] = [0, 0]"), std::string::npos)
+        << r.report();
+    EXPECT_NE(r.hint.find("is -150 as a signed number"), std::string::npos) << r.report();
+}
+
+// The co-rank of the merge that lets B win ties, on inputs without repeated keys, is the right one.
+TEST(CheckCoRank, AcceptsACoRankThatSendsTiesToBWhereNoKeyRepeats) {
+    const auto in = merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Interleaved, pmpp::testing::test_seed());
+    const CheckResult r = check_co_rank<std::uint32_t>(
+        [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
+            return wrong::co_rank_ties_from_b(k, a, na, b, nb, KeyLess{});
+        },
+        in);
+    EXPECT_TRUE(r.ok) << r.report();
 }
 
 TEST(CheckCoRank, AcceptsTheReference) {

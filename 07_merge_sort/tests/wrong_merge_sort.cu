@@ -231,7 +231,8 @@ void sort_uses_input_as_scratch(const SortArgs<Key, Value>& args, std::size_t n)
     template void merge_memoized<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);           \
     INSTANTIATE_WRONG_SORTS(Key, NoValues)                                                                           \
     INSTANTIATE_WRONG_SORTS(Key, PairValue)
-INSTANTIATE_WRONG(std::uint32_t)
-INSTANTIATE_WRONG(Event)
+#define INSTANTIATE_WRONG_KEY(Key, Less) INSTANTIATE_WRONG(Key)
+MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_WRONG_KEY)
+#undef INSTANTIATE_WRONG_KEY
 
 }  // namespace wrong

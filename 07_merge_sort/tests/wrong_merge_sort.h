@@ -1,5 +1,5 @@
 // Deliberately wrong merges and sorts: each makes one classic mistake, and the check must reject
-// every one of them. Instantiated for u32 and Event keys, and for u32 values.
+// every one of them. Instantiated for every key type, keys only and with u32 values.
 #pragma once
 
 #include "../merge_sort.h"

@@ -79,7 +79,10 @@ std::string list_sizes(std::vector<std::size_t> sizes) {
 std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, const std::vector<bool>& passed) {
     std::vector<std::string> out;
     std::vector<std::size_t> failing_sizes, passing_sizes;
-    bool all_failing_not_pow2 = true, a_pow2_passes = false, all_failing_in_place = true, a_copy_passes = false;
+    // A size pattern is claimed only where the case list does not confound it with another: every
+    // failing case's distribution also passes at some power of two.
+    std::set<Distribution> pow2_passes;
+    bool all_failing_not_pow2 = true, all_failing_in_place = true, a_copy_passes = false;
     bool all_failing_empty = true, one_distribution = true;
     const Case* first_failing = nullptr;
     std::size_t failing = 0;
@@ -87,7 +90,7 @@ std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, c
         const Case& c = cases[i];
         if (passed[i]) {
             passing_sizes.push_back(c.n);
-            a_pow2_passes |= is_power_of_two(c.n) && c.n >= 2;
+            if (is_power_of_two(c.n) && c.n >= 2) pow2_passes.insert(c.dist);
             a_copy_passes |= !c.in_place;
             continue;
         }
@@ -104,7 +107,10 @@ std::vector<std::string> explain_failing_cases(const std::vector<Case>& cases, c
         out.push_back("fails only at n = 0: the empty input (nothing to read, and nothing to write)");
         return out;
     }
-    if (all_failing_not_pow2 && a_pow2_passes)
+    bool pow2_passes_for_each = true;
+    for (std::size_t i = 0; i < cases.size() && i < passed.size(); ++i)
+        if (!passed[i]) pow2_passes_for_each &= pow2_passes.count(cases[i].dist) > 0;
+    if (all_failing_not_pow2 && pow2_passes_for_each)
         out.push_back("fails only at sizes that are not powers of two (" + list_sizes(failing_sizes) +
                       "); every power of two passes: look at what only those sizes have, the length the work is rounded up "
                       "to and a partial last block or tile");

@@ -94,6 +94,36 @@ PixelFacts pixel_facts(const SceneView& scene, int width, int height) {
     return f;
 }
 
+void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawing how, Rgba* image) {
+    if (width <= 0 || height <= 0) return;
+    const std::size_t w = static_cast<std::size_t>(width);
+    const float fw = static_cast<float>(width), y_unit = static_cast<float>(how.y_in_heights ? height : width);
+    const int bands = std::min(height, 128);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int band = 0; band < bands; ++band) {
+        const int y0 = static_cast<int>(static_cast<long long>(band) * height / bands);
+        const int y1 = static_cast<int>(static_cast<long long>(band + 1) * height / bands);
+        for (int y = y0; y < y1; ++y)
+            for (std::size_t x = 0; x < w; ++x) image[y * w + x] = circle_math::background_color(scene.background, y, height);
+        for (int i = 0; i < scene.count; ++i) {
+            const Circle c = scene.circles[i];
+            // The pixels whose moved centers it may cover: two pixels of margin on each side
+            // absorb the move (at most half a pixel) and any rounding.
+            const int xa = tiles::clamped_floor((c.x - c.radius) * fw - 2.f, width);
+            const int xb = tiles::clamped_floor((c.x + c.radius) * fw + 3.f, width);
+            const int ya = std::max(tiles::clamped_floor((c.y - c.radius) * y_unit - 2.f, height), y0);
+            const int yb = std::min(tiles::clamped_floor((c.y + c.radius) * y_unit + 3.f, height), y1);
+            for (int y = ya; y < yb; ++y) {
+                const float py = circle_math::quotient(static_cast<float>(y) + 0.5f + how.dy, y_unit);
+                for (int x = xa; x < xb; ++x) {
+                    const float px = circle_math::quotient(static_cast<float>(x) + 0.5f + how.dx, fw);
+                    circle_math::shade(scene.shading, c, scene.colors[i], px, py, image[y * w + x]);
+                }
+            }
+        }
+    }
+}
+
 namespace {
 
 std::string rgba_text(const Rgba& p) { return pmpp::format("(%.4f, %.4f, %.4f, %.4f)", p.r, p.g, p.b, p.a); }

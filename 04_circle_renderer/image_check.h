@@ -103,6 +103,17 @@ bool image_passes(const ImageCounts& counts);
 pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected,
                                 const Rgba* actual, std::size_t max_report = 5);
 
+// The CPU's image as a renderer that makes one classic geometric mistake draws it, for the hints
+// that prove a mistake by drawing it (render_harness.cu): each pixel center moved by (dx, dy)
+// pixels from (x + 1/2, y + 1/2) (dx = -1/2: the center taken at x / width), and y measured in
+// image heights when y_in_heights. Everything else is render_cpu's arithmetic, circle after
+// circle in order, from the scene's background.
+struct Misdrawing {
+    float dx = 0, dy = 0;
+    bool y_in_heights = false;
+};
+void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawing how, Rgba* image);
+
 // 8-bit pictures: an image (a NaN pixel drawn magenta), and the difference (right pixels as a dim
 // gray copy of the expected image, differing pixels red, or orange where a circle's edge passes
 // within kEdgeBand, never-written pixels yellow).

@@ -30,18 +30,25 @@ struct CheckSettings {
     std::string impl;      // at most 3 failures per implementation get pictures
     std::string label;     // their file-name stem, e.g. "student_rgb_256x256"
     std::string format = "png";
+    // The tile edge, in pixels, the hints name boundaries by ("the last, partial column of 16x16
+    // tiles"): the starter's blocks, variant 2's tiles and variant 3's default. The hints try
+    // 8, 32 and 64 after it.
+    int tile = 16;
 };
 
 // Judges `actual`, a renderer's image of `scene`, against `expected`, the CPU's: the verdict of
-// image_check.h, with a hint when the pattern of the differences tells what went wrong, and
-// pictures of a failure when settings.pictures is set.
+// image_check.h, with a hint when the pattern of the differences proves what went wrong (the
+// pixels never written and where they stop, the wrong ones all in partial tiles or all under 2
+// or more circles, the image a misdrawing of the scene: half a pixel off, y in heights, white
+// for the sky), and pictures of a failure when settings.pictures is set.
 pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
                               const std::vector<Rgba>& actual, const CheckSettings& settings = {});
 
 // Renders `scene` with `fn` into a poisoned width x height image between guard zones and judges
 // it against `expected` (the CPU's image of the same scene): fails first if it wrote outside the
 // image ("wrote 1 element past the end of image ..."), then by judge_image, then if the scene's
-// arrays changed.
+// arrays changed. A wrong image is drawn a second time, and the hint says so when the two differ
+// (a race).
 pmpp::CheckResult check_render(const RenderFn& fn, const Scene& scene, int width, int height,
                                const std::vector<Rgba>& expected, const CheckSettings& settings = {});
 

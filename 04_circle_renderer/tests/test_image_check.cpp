@@ -8,6 +8,7 @@
 #include "../scenes.h"
 #include "../tiles.h"
 
+#include "common/report.h"
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +37,8 @@ std::vector<Rgba> cpu(const Scene& s, int width, int height) {
 // A renderer a student might write, on the CPU, with one deliberate variation.
 struct Variation {
     bool fused = false;           // fused multiply-adds, and the pixel center as (x + 1/2) * (1 / width)
-    float center = 0.5f;          // 0: the pixel center at x / width (half a pixel off)
+    float center_x = 0.5f;        // 0: the pixel center at x / width (half a pixel off)
+    float center_y = 0.5f;        // 0: at y / width
     bool y_in_heights = false;    // py = (y + 1/2) / height
     bool reverse_order = false;   // the circles blended last to first
 };
@@ -59,8 +61,8 @@ std::vector<Rgba> emulate(const Scene& s, int width, int height, Variation v) {
                     const float dx = px - c.x, dy = py - c.y;
                     d2 = std::fma(dx, dx, dy * dy);
                 } else {
-                    px = (x + v.center) / width;
-                    py = (y + v.center) / (v.y_in_heights ? height : width);
+                    px = (x + v.center_x) / width;
+                    py = (y + v.center_y) / (v.y_in_heights ? height : width);
                     d2 = circle_math::distance2(px, py, c.x, c.y);
                 }
                 const float r2 = c.radius * c.radius;
@@ -256,29 +258,58 @@ TEST(ImageCheck, RejectsAnUnorderedRendererOnTheAdversarialScenesAndSaysWhy) {
             const Scene s = named(name);
             const pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, reversed));
             ASSERT_FALSE(r.ok) << name;
+            EXPECT_NE(r.hint.find("every wrong pixel lies under 2 or more circles"), std::string::npos)
+                << name << " at " << w << ": " << r.report();
             EXPECT_NE(r.hint.find("out of order"), std::string::npos) << name << " at " << w << ": " << r.report();
         }
 }
 
 TEST(ImageCheck, RejectsARendererOffByHalfAPixelAndSaysWhy) {
     Variation half;
-    half.center = 0.f;
+    half.center_x = half.center_y = 0.f;
     for (const char* name : {"rgb", "rgby", "pattern", "rand10k", "stacks", "snowsingle"})
         for (int w : {256, 257}) {
             const Scene s = named(name);
             const pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, half));
             ASSERT_FALSE(r.ok) << name;
-            EXPECT_NE(r.hint.find("half a pixel"), std::string::npos) << name << " at " << w << ": " << r.report();
+            EXPECT_NE(r.hint.find("the image is the CPU's with every pixel center half a pixel up and to the left"),
+                      std::string::npos)
+                << name << " at " << w << ": " << r.report();
+        }
+}
+
+TEST(ImageCheck, NamesTheAxisThatIsHalfAPixelOff) {
+    Variation x_only, y_only;
+    x_only.center_x = 0.f;
+    y_only.center_y = 0.f;
+    for (const char* name : {"rgb", "rand10k", "snowsingle"})
+        for (int w : {256, 257}) {
+            const Scene s = named(name);
+            pmpp::CheckResult r = judge(s, w, w, emulate(s, w, w, x_only));
+            ASSERT_FALSE(r.ok) << name;
+            EXPECT_NE(r.hint.find("with every pixel center half a pixel to the left"), std::string::npos)
+                << name << " at " << w << ": " << r.report();
+            r = judge(s, w, w, emulate(s, w, w, y_only));
+            ASSERT_FALSE(r.ok) << name;
+            EXPECT_NE(r.hint.find("with every pixel center half a pixel up ("), std::string::npos)
+                << name << " at " << w << ": " << r.report();
         }
 }
 
 TEST(ImageCheck, RejectsYInHeightsOnImagesThatAreNotSquare) {
     Variation heights;
     heights.y_in_heights = true;
-    const Scene s = named("rgby");
-    EXPECT_TRUE(judge(s, 256, 256, emulate(s, 256, 256, heights)).ok) << "a square image cannot tell";
-    EXPECT_FALSE(judge(s, 256, image_height(256, kWide), emulate(s, 256, image_height(256, kWide), heights)).ok);
-    EXPECT_FALSE(judge(s, 256, image_height(256, kTall), emulate(s, 256, image_height(256, kTall), heights)).ok);
+    for (const char* name : {"rgby", "rand10k", "snowsingle"}) {
+        const Scene s = named(name);
+        EXPECT_TRUE(judge(s, 256, 256, emulate(s, 256, 256, heights)).ok) << name << ": a square image cannot tell";
+        for (int shape : {kWide, kTall}) {
+            const int h = image_height(256, shape);
+            const pmpp::CheckResult r = judge(s, 256, h, emulate(s, 256, h, heights));
+            ASSERT_FALSE(r.ok) << name << " 256x" << h;
+            EXPECT_NE(r.hint.find("the image is the CPU's with y measured in image heights"), std::string::npos)
+                << name << " 256x" << h << ": " << r.report();
+        }
+    }
 }
 
 TEST(ImageCheck, SaysWhenTheLastColumnsWereNeverWritten) {
@@ -288,9 +319,119 @@ TEST(ImageCheck, SaysWhenTheLastColumnsWereNeverWritten) {
         for (int x = 32; x < 40; ++x) actual[y * 40 + x] = {kNaN, kNaN, kNaN, kNaN};
     const pmpp::CheckResult r = judge(s, 40, 30, actual);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("round the number of blocks up"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("the last 8 columns (x >= 32) were never written: the last, partial column of 16x16 "
+                          "tiles (40 = 2 x 16 + 8): round the number of blocks up"),
+              std::string::npos)
+        << r.report();
     const pmpp::CheckResult none = judge(s, 40, 30, std::vector<Rgba>(1200, Rgba{kNaN, kNaN, kNaN, kNaN}));
     EXPECT_NE(none.hint.find("no pixel was written"), std::string::npos) << none.report();
+}
+
+TEST(ImageCheck, SaysWhereTheGridStopsWhenTheLastColumnsAndRowsWereNeverWritten) {
+    const Scene s = named("rgb");
+    auto unwritten_from = [&](int width, int height, int x_stop, int y_stop) {
+        auto image = cpu(s, width, height);
+        for (int y = 0; y < height; ++y)
+            for (int x = 0; x < width; ++x)
+                if (x >= x_stop || y >= y_stop) image[static_cast<std::size_t>(y) * width + x] = {kNaN, kNaN, kNaN, kNaN};
+        return judge(s, width, height, image);
+    };
+    // The grid rounded down at 17 and at 333 x 500: the last, partial tile column and row.
+    pmpp::CheckResult r = unwritten_from(17, 17, 16, 16);
+    EXPECT_NE(r.hint.find("the last column (x = 16) and the last row (y = 16) were never written: the last, partial "
+                          "column and row of 16x16 tiles (17 = 1 x 16 + 1): round the number of blocks up"),
+              std::string::npos)
+        << r.report();
+    r = unwritten_from(333, 500, 320, 496);
+    EXPECT_NE(r.hint.find("were never written: the last, partial column and row of 16x16 tiles (333 = 20 x 16 + 13, "
+                          "500 = 31 x 16 + 4)"),
+              std::string::npos)
+        << r.report();
+    // 32-pixel tiles rounded down are named as such (120 = 7 x 16 + 8 = 3 x 32 + 24).
+    r = unwritten_from(120, 120, 96, 96);
+    EXPECT_NE(r.hint.find("the last, partial column and row of 32x32 tiles"), std::string::npos) << r.report();
+    // The axes swapped: 333 x 500 drawn by a grid of 32 x 21 tiles stops at y = 21 x 16, the
+    // count the width needs; 1150 x 646 by 41 x 72 stops at x = 41 x 16.
+    r = unwritten_from(333, 500, 333, 336);
+    EXPECT_NE(r.hint.find("the last 164 rows (y >= 336) were never written: the grid stops early: y stops at 336 = 21 "
+                          "x 16, the number of 16-pixel tiles the other axis needs (333 / 16, rounded up): are the "
+                          "grid's axes swapped?"),
+              std::string::npos)
+        << r.report();
+    r = unwritten_from(1150, 646, 656, 646);
+    EXPECT_NE(r.hint.find("x stops at 656 = 41 x 16, the number of 16-pixel tiles the other axis needs (646 / 16"),
+              std::string::npos)
+        << r.report();
+    // Stopped elsewhere: the fact, and no guess at the grid.
+    r = unwritten_from(100, 100, 77, 100);
+    EXPECT_NE(r.hint.find("the last 23 columns (x >= 77) were never written: does the grid reach every pixel"),
+              std::string::npos)
+        << r.report();
+}
+
+// What the tiled renderer draws when the threads of a partial tile whose pixels lie outside the
+// image take no circle (wrong::partial_tile_skips_culling): in a tile cut by the image's edge,
+// the circles of their places in each batch of 256 are never drawn.
+std::vector<Rgba> emulate_partial_tile_skipping_culling(const Scene& s, int width, int height) {
+    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const int x0 = x / 16 * 16, y0 = y / 16 * 16;
+            const float px = circle_math::pixel_center(x, width), py = circle_math::pixel_center(y, width);
+            Rgba p = circle_math::background_color(s.background, y, height);
+            for (int i = 0; i < s.count(); ++i) {
+                const int t = i % 256;  // the thread that tests circle i in its batch
+                if (x0 + t % 16 >= width || y0 + t / 16 >= height) continue;
+                circle_math::shade(s.shading, s.circles[i], s.colors[i], px, py, p);
+            }
+            image[static_cast<std::size_t>(y) * width + x] = p;
+        }
+    return image;
+}
+
+TEST(ImageCheck, SaysWhenEveryWrongPixelLiesInAPartialTile) {
+    for (const char* name : {"rand10k", "pattern", "pileup"})
+        for (int w : {17, 33, 47}) {
+            const Scene s = named(name);
+            const pmpp::CheckResult r = judge(s, w, w, emulate_partial_tile_skipping_culling(s, w, w));
+            ASSERT_FALSE(r.ok) << name << " at " << w;
+            EXPECT_NE(r.hint.find(pmpp::format("every wrong pixel lies in a partial 16x16 tile, in the last tile column "
+                                               "(x >= %d) or the last tile row (y >= %d)",
+                                               w / 16 * 16, w / 16 * 16)),
+                      std::string::npos)
+                << name << " at " << w << ": " << r.report();
+        }
+    // One wrong pixel in a full tile more: no such hint.
+    const Scene s = named("rand10k");
+    auto image = emulate_partial_tile_skipping_culling(s, 33, 33);
+    image[5 * 33 + 5].g += 0.25f;
+    const pmpp::CheckResult r = judge(s, 33, 33, image);
+    ASSERT_FALSE(r.ok);
+    EXPECT_EQ(r.hint.find("partial"), std::string::npos) << r.report();
+}
+
+TEST(ImageCheck, AWrongImageThatFitsNoPatternGetsNoHintAndAPatternEveryPixelFitsNamesNoCause) {
+    // rgb without its blue circle (wrong::drops_the_last_circle): a fifth of the wrong pixels lie
+    // under the blue circle alone, none on an edge, none in a partial tile.
+    const Scene s = named("rgb");
+    Scene without_blue = s;
+    without_blue.circles.pop_back();
+    without_blue.colors.pop_back();
+    for (int w : {256, 257}) {
+        const pmpp::CheckResult r = judge(s, w, w, cpu(without_blue, w, w));
+        ASSERT_FALSE(r.ok) << w;
+        EXPECT_EQ(r.hint, "") << w << ": " << r.report();
+    }
+    // rand10k without its last circle: every wrong pixel lies under 2 or more circles, but so does
+    // nearly every pixel of the scene; the hint says so and names no cause.
+    const Scene dense = named("rand10k");
+    Scene without_last = dense;
+    without_last.circles.pop_back();
+    without_last.colors.pop_back();
+    const pmpp::CheckResult r = judge(dense, 256, 256, cpu(without_last, 256, 256));
+    ASSERT_FALSE(r.ok);
+    EXPECT_NE(r.hint.find("under 2 or more circles, as do "), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("% of all pixels: here that does not tell"), std::string::npos) << r.report();
 }
 
 TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
@@ -299,7 +440,21 @@ TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
     s.background = Background::Sky;
     const pmpp::CheckResult r = judge(s, 128, 128, actual);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("background"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("the image is the CPU's on a white background"), std::string::npos) << r.report();
+    // The snow scenes, drawn on white: no pixel is left uncovered there, and still the hint says so.
+    Scene white = named("snowsingle");
+    white.background = Background::White;
+    const Scene sky = named("snowsingle");
+    const pmpp::CheckResult snow = judge(sky, 96, 96, cpu(white, 96, 96));
+    ASSERT_FALSE(snow.ok);
+    EXPECT_NE(snow.hint.find("the image is the CPU's on a white background"), std::string::npos) << snow.report();
+    // Black, not white: no drawing of a classic mistake is the image, but most uncovered pixels differ.
+    auto black = cpu(named("rgb"), 128, 128);
+    for (auto& p : black)
+        if (p.r == 1.f && p.g == 1.f && p.b == 1.f) p = {0.f, 0.f, 0.f, 0.f};
+    const pmpp::CheckResult zero = judge(named("rgb"), 128, 128, black);
+    ASSERT_FALSE(zero.ok);
+    EXPECT_NE(zero.hint.find("most pixels that no circle covers differ"), std::string::npos) << zero.report();
 }
 
 TEST(ImageCheck, AFailureLeavesPicturesOfTheDifference) {

@@ -11,7 +11,10 @@
 
 namespace {
 
-enum Mistake { kReverseOrder, kWarpReversed, kOffByHalf, kYInHeights, kGridRoundsDown, kWritesTheScene, kFused };
+enum Mistake {
+    kReverseOrder, kWarpReversed, kOffByHalf, kYInHeights, kGridRoundsDown, kGridAxesSwapped, kWritesTheScene, kFused,
+    kForgetsToStore, kStartsFromZero, kWhiteSky, kDropsTheLastCircle
+};
 
 __global__ void per_pixel(Mistake m, SceneView scene, int width, int height, Rgba* image) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,7 +28,10 @@ __global__ void per_pixel(Mistake m, SceneView scene, int width, int height, Rgb
         px = (x + 0.5f) * inverse, py = (y + 0.5f) * inverse;
     }
     Rgba p = circle_math::background_color(scene.background, y, height);
-    const int runs = m == kWarpReversed ? scene.count / 32 * 32 : scene.count;  // whole runs of 32
+    if (m == kStartsFromZero) p = Rgba{0.f, 0.f, 0.f, 0.f};
+    if (m == kWhiteSky) p = Rgba{1.f, 1.f, 1.f, 1.f};
+    int runs = m == kWarpReversed ? scene.count / 32 * 32 : scene.count;  // whole runs of 32
+    if (m == kDropsTheLastCircle && runs > 0) --runs;
     for (int k = 0; k < runs; ++k) {
         int i = k;
         if (m == kReverseOrder) i = scene.count - 1 - k;
@@ -49,7 +55,7 @@ __global__ void per_pixel(Mistake m, SceneView scene, int width, int height, Rgb
     if (m == kWarpReversed)  // the last partial run, in order
         for (int i = runs; i < scene.count; ++i)
             circle_math::shade(scene.shading, scene.circles[i], scene.colors[i], px, py, p);
-    image[static_cast<std::size_t>(y) * width + x] = p;
+    if (m != kForgetsToStore) image[static_cast<std::size_t>(y) * width + x] = p;
     if (m == kWritesTheScene && x == 0 && y == 0 && scene.count > 0) const_cast<Circle*>(scene.circles)[0].x += 1.f;
 }
 
@@ -58,6 +64,7 @@ void launch(Mistake m, const SceneView& scene, int width, int height, Rgba* imag
     const dim3 block(16, 16);
     dim3 grid((width + 15) / 16, (height + 15) / 16);
     if (m == kGridRoundsDown) grid = dim3(width / 16, height / 16);
+    if (m == kGridAxesSwapped) grid = dim3((height + 15) / 16, (width + 15) / 16);
     if (grid.x == 0 || grid.y == 0) return;
     per_pixel<<<grid, block>>>(m, scene, width, height, image);
     PMPP_CHECK_LAUNCH();
@@ -137,7 +144,14 @@ void warp_reversed(const SceneView& s, int w, int h, Rgba* image, Workspace&) { 
 void off_by_half_pixel(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kOffByHalf, s, w, h, image); }
 void y_in_heights(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kYInHeights, s, w, h, image); }
 void grid_rounds_down(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kGridRoundsDown, s, w, h, image); }
+void grid_axes_swapped(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kGridAxesSwapped, s, w, h, image); }
 void writes_the_scene(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kWritesTheScene, s, w, h, image); }
+void forgets_to_store(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kForgetsToStore, s, w, h, image); }
+void starts_from_zero(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kStartsFromZero, s, w, h, image); }
+void white_sky(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kWhiteSky, s, w, h, image); }
+void drops_the_last_circle(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kDropsTheLastCircle, s, w, h, image);
+}
 void fused_and_reciprocal(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kFused, s, w, h, image); }
 
 void one_thread_per_circle(const SceneView& s, int w, int h, Rgba* image, Workspace&) {

@@ -1,6 +1,8 @@
 // Renderers for the tests: each wrong one makes one classic mistake, and the check must reject
 // it; the last one is right in a way the CPU is not bit for bit (fused multiply-adds), and the
-// check must accept it.
+// check must accept it. The per-pixel ones are in wrong_renderers.cu, the tiled ones (the tiled
+// reference with one mistake) in wrong_tiled.cu. Each comment ends with the mistake as its
+// author would put it.
 #pragma once
 
 #include "../render.h"
@@ -20,6 +22,28 @@ void off_by_half_pixel(const SceneView&, int width, int height, Rgba* image, Wor
 void y_in_heights(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // The grid rounded down: the last partial column and row of blocks never run.
 void grid_rounds_down(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// The grid's block counts swapped, dim3((height + 15) / 16, (width + 15) / 16): right on square
+// images; on the others the grid stops short on one axis. "x blocks, y blocks: I had it the
+// other way round."
+void grid_axes_swapped(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Every pixel computed and never stored. "The pixel is blended in a register; I forgot to write
+// it back."
+void forgets_to_store(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Every pixel starts from (0, 0, 0, 0), not from the background. "Rgba p{} is a fine start."
+void starts_from_zero(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Every pixel starts from white, also on the sky. "The background is white."
+void white_sky(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// Every circle but the last one, in order. "k < count - 1." A mistake that fits no pattern of
+// the check's hints: it must get none.
+void drops_the_last_circle(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// The tiled reference, but the threads whose pixel lies outside the image (in a partial tile)
+// test no circle of the batch: the circles of their places are lost for that tile. "A thread
+// without a pixel has nothing to do in the culling."
+void partial_tile_skips_culling(const SceneView&, int width, int height, Rgba* image, Workspace&);
+// The tiled reference without the __syncthreads() between staging the batch's survivors in
+// shared memory and blending them: a warp may blend what an earlier batch left there. "The
+// scan ends with a barrier; that is enough."
+void tiled_without_barrier(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // Right image, but it moves the first circle (a renderer may only write the image).
 void writes_the_scene(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // One thread per pixel in a 1D grid of 256-thread blocks, bounded by `i <= width * height`, the

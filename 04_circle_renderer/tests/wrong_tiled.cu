@@ -1,0 +1,75 @@
+// Tiled renderers for the tests, each the tiled reference (render_2_tiled.cu) with one classic
+// mistake of tasks 2 and 3 (wrong_renderers.h says which).
+#include "wrong_renderers.h"
+
+#include "../tile_blend.cuh"
+#include "../tiles.h"
+
+#include "../../02_scan/scan_primitives.cuh"
+
+#include "common/cuda_check.h"
+
+namespace {
+
+constexpr int kTile = 16;
+constexpr int kThreads = kTile * kTile;
+
+enum class TiledMistake { kPartialTileSkipsCulling, kNoBarrierBeforeBlending };
+
+template <TiledMistake MISTAKE, Shading SHADING>
+__global__ void __launch_bounds__(kThreads) tiled(SceneView scene, tiles::TileGrid grid, Rgba* __restrict__ image) {
+    __shared__ scan_primitives::BlockScanStorage<kThreads> scan;
+    __shared__ StagedCircle staged[kThreads];
+    const int x = grid.x0(blockIdx.x) + static_cast<int>(threadIdx.x) % kTile;
+    const int y = grid.y0(blockIdx.y) + static_cast<int>(threadIdx.x) / kTile;
+    const bool in_image = x < grid.width && y < grid.height;
+    const tiles::Box box = grid.box(blockIdx.x, blockIdx.y);
+    const float px = circle_math::pixel_center(x, grid.width), py = circle_math::pixel_center(y, grid.width);
+    Rgba pixel = circle_math::background_color(scene.background, y, grid.height);
+
+    for (long long first = 0; first < scene.count; first += kThreads) {
+        const int i = static_cast<int>(first) + static_cast<int>(threadIdx.x);
+        Circle c;
+        bool touches = false;
+        // The mistake of kPartialTileSkipsCulling: a thread without a pixel tests no circle, so
+        // in a partial tile the circles of its places in the batch are never staged.
+        const bool takes_a_circle = MISTAKE != TiledMistake::kPartialTileSkipsCulling || in_image;
+        if (i < scene.count && takes_a_circle) {
+            c = scene.circles[i];
+            touches = tiles::touches(c, box);
+        }
+        unsigned survivors;
+        const unsigned place = scan_primitives::block_exclusive_scan<kThreads>(touches ? 1u : 0u, survivors, scan);
+        if (touches) staged[place] = stage(c, scene.colors[i]);
+        // The mistake of kNoBarrierBeforeBlending: no barrier here, so a warp may read staged[]
+        // before the other warps have written this batch into it.
+        if (MISTAKE != TiledMistake::kNoBarrierBeforeBlending) __syncthreads();
+        blend_all<SHADING>(staged, static_cast<int>(survivors), px, py, pixel);
+        __syncthreads();
+    }
+    if (in_image) image[static_cast<std::size_t>(y) * grid.width + x] = pixel;
+}
+
+template <TiledMistake MISTAKE>
+void launch_tiled(const SceneView& scene, int width, int height, Rgba* image) {
+    if (width <= 0 || height <= 0) return;
+    const tiles::TileGrid grid = tiles::tile_grid(width, height, kTile);
+    const dim3 blocks(grid.tiles_x, grid.tiles_y);
+    if (scene.shading == Shading::Flat) tiled<MISTAKE, Shading::Flat><<<blocks, kThreads>>>(scene, grid, image);
+    else tiled<MISTAKE, Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
+    PMPP_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+namespace wrong {
+
+void partial_tile_skips_culling(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch_tiled<TiledMistake::kPartialTileSkipsCulling>(s, w, h, image);
+}
+
+void tiled_without_barrier(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch_tiled<TiledMistake::kNoBarrierBeforeBlending>(s, w, h, image);
+}
+
+}  // namespace wrong

@@ -259,11 +259,11 @@ const std::vector<HintedMistake>& hinted_mistakes() {
          blelloch_impl(wrong::blelloch_keeps_the_root), kHintCasesUpTo},
         {"fails only at sizes that are not powers of two (...)",
          blelloch_impl(wrong::blelloch_tree_over_n_rounded_down), kHintCasesUpTo},
-        // Up to 2047: the tree then reaches at most 255 ints (1020 bytes, at n = 257) past n,
-        // inside the workspace's 1024-byte guard zone; at 2049 it would write 2047 ints past n,
-        // beyond the zone, into memory the check does not own.
+        // Up to 257: the tree then reaches at most 255 ints (1020 bytes, at n = 257) past n,
+        // inside the workspace's 1024-byte guard zone; at 1025 it would reach 1023 ints (4092
+        // bytes) past n, beyond the zone, and cudaMemset refuses a range past the allocation.
         {"wrote ... past the end of the workspace",
-         {wrong::undersized_workspace_bytes, wrong::blelloch_in_an_undersized_workspace}, 2047},
+         {wrong::undersized_workspace_bytes, wrong::blelloch_in_an_undersized_workspace}, 257},
         {"the last ... elements, from index ... still hold the poison",
          blelloch_impl(wrong::blelloch_copies_back_n_bytes), kHintCasesUpTo},
         {"shifted one place: at every wrong element, actual[i] = expected[i + 1]",

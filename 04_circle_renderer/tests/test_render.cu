@@ -410,7 +410,7 @@ TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
                           "--images", dir.c_str(), "--image-format", "ppm"};
     pmpp::Json results;
     EXPECT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
-    EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm"));
+    EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm")) << results.dump();
     std::filesystem::remove_all(dir);
 }
 

@@ -37,7 +37,6 @@ const std::vector<HintedMistake>& hinted_mistakes() {
         {"the image is the CPU's on a white background", "white_sky", wrong::white_sky},
         {"most pixels that no circle covers differ", "starts_from_zero", wrong::starts_from_zero},
         {"every wrong pixel lies under 2 or more circles", "reverse_order", wrong::reverse_order},
-        {"a second run of the same case drew another image", "tiled_without_barrier", wrong::tiled_without_barrier},
         {"wrote ... past the end of image", "one_past_the_end", wrong::one_past_the_end},
         {"wrote ... before the start of image", "rows_from_the_bottom", wrong::rows_from_the_bottom},
         {"the scene's circles or colors were modified", "writes_the_scene", wrong::writes_the_scene},

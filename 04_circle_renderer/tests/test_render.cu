@@ -410,7 +410,11 @@ TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
                           "--images", dir.c_str(), "--image-format", "ppm"};
     pmpp::Json results;
     EXPECT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
-    EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm")) << results.dump();
+    std::string listing;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) listing += entry.path().filename().string() + " ";
+    EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm"))
+        << "the folder holds: " << listing << "\nthe results end: "
+        << results.dump(0).substr(results.dump(0).size() > 3000 ? results.dump(0).size() - 3000 : 0);
     std::filesystem::remove_all(dir);
 }
 

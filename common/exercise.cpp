@@ -208,8 +208,10 @@ public:
             std::cerr << argv_[0] << ": " << e.what() << "\n(try --list)\n";
             return finish(kExitUsage, "usage_error", e.what());
         }
-        opts_.check = opts_.runs_check();
-        opts_.bench = opts_.runs_bench();
+        // Both from the flags as given: neither flag means both parts run.
+        const bool runs_check = opts_.runs_check(), runs_bench = opts_.runs_bench();
+        opts_.check = runs_check;
+        opts_.bench = runs_bench;
         seed_ = opts_.seed_given ? opts_.seed : fresh_seed();
         results_.set("seed", static_cast<double>(seed_));
         std::cout << def_.id << ": " << def_.title << "\n";

@@ -97,6 +97,15 @@ TEST(Harness, WithoutAGpuExitsWith3AndSaysSoInTheResults) {
     EXPECT_NE(results.at("error").as_string().find("no usable GPU"), std::string::npos);
 }
 
+TEST(Harness, WithNeitherCheckNorBenchRunsTheCheckAndThenTheBenchmark) {
+    PMPP_REQUIRE_GPU();
+    Json results;  // what `make run` does: no --check, no --bench
+    EXPECT_EQ(run({"--impl", "good", "--seed", "3", "--repeats", "2"}, results), kExitOk);
+    EXPECT_GT(results.at("checks").size(), 0u);
+    ASSERT_TRUE(results.contains("bench")) << "the benchmark did not run: " << results.dump(0);
+    EXPECT_GT(results.at("bench").size(), 0u);
+}
+
 TEST(Harness, AWrongStudentFailsTheCheckWithExitCode1AndIsNotTimed) {
     PMPP_REQUIRE_GPU();
     Json results;

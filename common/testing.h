@@ -78,6 +78,15 @@ std::string exercise_readme();
 // fail, naming the README line.
 void expect_readme_hints(const std::string& readme, const std::vector<std::string>& symptoms);
 
+// The same for a test's table of hinted mistakes (rows with a `symptom`), against the README of
+// the exercise whose tests are running.
+template <typename Row>
+void expect_readme_quotes_the_symptoms_of(const std::vector<Row>& table) {
+    std::vector<std::string> symptoms;
+    for (const Row& row : table) symptoms.push_back(row.symptom);
+    expect_readme_hints(exercise_readme(), symptoms);
+}
+
 }  // namespace pmpp::testing
 
 #define PMPP_REQUIRE_GPU()                                                          \

@@ -357,9 +357,7 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
-    std::vector<std::string> symptoms;
-    for (const HintedMistake& h : hinted_mistakes()) symptoms.push_back(h.symptom);
-    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+    pmpp::testing::expect_readme_quotes_the_symptoms_of(hinted_mistakes());
 }
 
 TEST(ReadmeHints, AWrongResultThatFitsNoPatternGetsNoHint) {

@@ -383,9 +383,7 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
-    std::vector<std::string> symptoms;
-    for (const HintedMistake& h : readme_hint_table()) symptoms.push_back(h.symptom);
-    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+    pmpp::testing::expect_readme_quotes_the_symptoms_of(readme_hint_table());
 }
 
 TEST(ReadmeHints, AWrongSortWhoseOutputFitsNoPatternGetsNoHint) {

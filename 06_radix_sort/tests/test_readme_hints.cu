@@ -118,9 +118,7 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
-    std::vector<std::string> symptoms;
-    for (const HintCase& h : hint_cases()) symptoms.push_back(h.symptom);
-    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+    pmpp::testing::expect_readme_quotes_the_symptoms_of(hint_cases());
 }
 
 // An output in no order, made of keys the input does not hold, fits no pattern: the check says

@@ -129,9 +129,7 @@ std::string check_output_of(const CheckedImpl& impl, const std::vector<pmpp::Cas
 }  // namespace
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
-    std::vector<std::string> symptoms;
-    for (const HintCase& h : hint_table()) symptoms.push_back(h.symptom);
-    pmpp::testing::expect_readme_hints(pmpp::testing::exercise_readme(), symptoms);
+    pmpp::testing::expect_readme_quotes_the_symptoms_of(hint_table());
 }
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {

@@ -40,10 +40,6 @@ void drops_the_last_circle(const SceneView&, int width, int height, Rgba* image,
 // test no circle of the batch: the circles of their places are lost for that tile. "A thread
 // without a pixel has nothing to do in the culling."
 void partial_tile_skips_culling(const SceneView&, int width, int height, Rgba* image, Workspace&);
-// The tiled reference without the __syncthreads() between staging the batch's survivors in
-// shared memory and blending them: a warp may blend what an earlier batch left there. "The
-// scan ends with a barrier; that is enough."
-void tiled_without_barrier(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // Right image, but it moves the first circle (a renderer may only write the image).
 void writes_the_scene(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // One thread per pixel in a 1D grid of 256-thread blocks, bounded by `i <= width * height`, the

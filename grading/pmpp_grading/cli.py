@@ -21,11 +21,14 @@ import signal
 import sys
 import threading
 import time
-from typing import Callable, List, Optional
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional
 
 from . import reports, scoring
 from .course import CourseError, Exercise, exercise_folders, read_info, select
 from .rubric import RubricError, load_rubric
+from . import slurm
+from .slurm import allocated_cores
 from .runner import (Interrupted, Settings, StopSignal, build_all, gpu_environment, grade_tree, new_doc, run_env)
 from .tree import TreeError, copy_tree, default_base, fingerprint, make_clean_tree, overlay, uncommitted_exercises
 
@@ -64,8 +67,31 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
                    help="the course repository to grade with (default: the one holding this grader)")
     p.add_argument("--arch", metavar="SM", help="ARCH for make (default: the GPU found, as make does)")
     p.add_argument("--keep-trees", action="store_true", help="keep each student's built tree (default: removed)")
+    p.add_argument("--no-sandbox", action="store_true", help="as root: run the students' code as root too, not as "
+                   "a user of its own (grading/README.md, 'The sandbox')")
+    p.add_argument("--sandbox-dir", metavar="DIR", help="as root: where the sandbox's folder is made (default "
+                   "/var/tmp; a local disk; every folder above it must be traversable by others)")
+    slurm = p.add_argument_group("a batch on a Slurm cluster (grading/README.md, 'Grading a class on a cluster')")
+    slurm.add_argument("--slurm", action="store_true", help="with --submissions: submit a job array (a task per "
+                       "pack of students, one GPU each) and a collect job instead of grading here")
+    slurm.add_argument("--slurm-args", metavar="'OPTIONS'", default="", help="sbatch options for every job, e.g. "
+                       "\"--partition=gpu --time=02:00:00 --cpus-per-task=8\" (they override the grader's own)")
+    slurm.add_argument("--pack", metavar="K", type=int, default=1, help="students per array task (default 1; more "
+                       "for large classes where the cluster limits how fast jobs may start)")
+    slurm.add_argument("--max-parallel", metavar="N", type=int, help="at most N tasks at once (the array's %%N)")
+    slurm.add_argument("--slurm-dry-run", action="store_true", help="print the sbatch scripts and commands; submit "
+                       "nothing")
+    slurm.add_argument("--status", metavar="OUT", help="how far the batch whose reports are in OUT is: done, "
+                       "running, waiting and failed students")
+    slurm.add_argument("--slurm-task", choices=("prepare", "grade", "collect"), help=argparse.SUPPRESS)
+    slurm.add_argument("--slurm-round", metavar="DIR", help=argparse.SUPPRESS)
     p.add_argument("--check-rubric", action="store_true", help="validate the rubric, list the parts, and stop")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for i in range(len(argv) - 1):  # its value begins with "--", which argparse would take for an option
+        if argv[i] == "--slurm-args":
+            argv[i:i + 2] = ["--slurm-args=" + argv[i + 1]]
+            break
     args = p.parse_args(argv)
     for name in ("timeout", "build_timeout"):
         value = getattr(args, name)
@@ -75,6 +101,14 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
         p.error("--jobs must be at least 1")
     if args.seed is not None and not 0 <= args.seed < 2 ** 53:
         p.error("--seed must lie in [0, 2^53)")
+    if (args.slurm or args.slurm_task) and not args.submissions:
+        p.error("--slurm grades a batch: give --submissions DIR")
+    if args.pack < 1 or (args.max_parallel is not None and args.max_parallel < 1):
+        p.error("--pack and --max-parallel must be at least 1")
+    if args.slurm_dry_run:
+        args.slurm = True
+    if args.slurm_task and not (args.slurm_round and args.output and args.seed is not None):
+        p.error("--slurm-task is run by the jobs that --slurm submits (with --slurm-round, --output and --seed)")
     return args
 
 
@@ -171,11 +205,18 @@ class Grading:
             raise UsageError(f"{self.rubric.path}: no part for {', '.join(missing)} (and no [*/...] parts)")
         self.gpus = visible_gpus(args.gpus)
         self.base_description = ""
+        from .sandbox import Fence, SandboxError  # as root, each student's code runs as a user of its own
+        try:
+            self.fence = Fence.decide(args.no_sandbox, args.sandbox_dir, lambda text: self.progress("grader", text))
+        except SandboxError as e:
+            raise UsageError(str(e)) from None
+        if self.fence.enabled:
+            os.umask(0o077)  # every report the grader writes is unreadable to the sandbox's users
 
     # -- shared pieces --
 
     def settings(self, seed: int, workers: int) -> Settings:
-        cores = self.args.jobs or max(1, (os.cpu_count() or 2) // max(1, workers))
+        cores = self.args.jobs or max(1, allocated_cores() // max(1, workers))
         slots = max(1, min(len(self.exercise_names), cores // 2))
         return Settings(rubric=self.rubric, seed=seed, stop=self.stop, progress=self.progress,
                         timeout=self.args.timeout, build_timeout=self.args.build_timeout, arch=self.args.arch,
@@ -192,9 +233,10 @@ class Grading:
         os.makedirs(out, exist_ok=True)
         return out
 
-    def prepare_base(self, out: str, settings: Settings) -> (str, List[Exercise]):
+    def prepare_base(self, out: str, settings: Settings, build: bool = True) -> (str, List[Exercise]):
         """The clean tree, built once (kept in OUT/base and reused while the course's files are
-        unchanged), and what its exercise Makefiles say."""
+        unchanged), and what its exercise Makefiles say. build=False makes the tree only (a Slurm
+        batch builds it in its prepare job, on a GPU node: build_base)."""
         base_kind = self.args.base or default_base(self.repo)
         if base_kind == "head":
             left_out = [e for e in uncommitted_exercises(self.repo) if e in self.exercise_names]
@@ -221,7 +263,17 @@ class Grading:
             os.rename(fresh, base)
             self.progress("base", f"clean tree: {described}")
         reports.write_atomically(marker, json.dumps({"fingerprint": digest, "source": described}) + "\n")
+        self.base_description = described
         exercises = self.infos(base)
+        if build:
+            self.build_base(out, base, exercises, settings)
+        return base, exercises
+
+    def base_source(self, out: str) -> str:
+        """What OUT/base was made from (base.json), for a Slurm task that did not make it."""
+        return (_read_doc(os.path.join(out, "base.json")) or {}).get("source", "the clean tree")
+
+    def build_base(self, out: str, base: str, exercises: List[Exercise], settings: Settings) -> None:
         base_settings = self.settings(settings.seed, 1)
 
         def built(ex: Exercise, r) -> None:
@@ -233,31 +285,44 @@ class Grading:
         # student's files, and this tree holds only the starters, which nobody is graded on.
         build_all(base, exercises, os.path.join(out, "base-logs"), base_settings, run_env(None), built,
                   check_forbidden=False)
-        self.base_description = described
-        return base, exercises
 
     def grade_submission(self, name: str, submission: str, out_dir: str, base: str, exercises: List[Exercise],
-                         settings: Settings, gpu: Optional[str]) -> dict:
+                         settings: Settings, gpu: Optional[str], sandbox=None) -> dict:
+        """One student in a fresh tree: out_dir/tree, or, with a sandbox (sandbox.Sandbox), the
+        sandbox's tree, adopted by its user (cleaned before and after: no process, no file left)."""
         started = time.monotonic()
-        tree = os.path.join(out_dir, "tree")
+        if sandbox is not None:
+            sandbox.clean()
+        tree = sandbox.tree if sandbox is not None else os.path.join(out_dir, "tree")
         shutil.rmtree(tree, ignore_errors=True)
         clear_outputs(out_dir)
         copy_tree(base, tree)
         files = overlay(tree, submission, [p for ex in exercises for p in ex.student_paths()])
+        if sandbox is not None:
+            sandbox.adopt(tree)
         applied = sum(1 for f in files if f.status == "applied")
         self.progress(name, f"{applied} of {len(files)} student files taken from {submission}"
                       + (f" (GPU {gpu})" if gpu is not None else ""))
         doc = new_doc(name, os.path.abspath(submission), f"{self.base_description}, with the student's files", settings,
                       exercises,
                       gpu_environment(gpu, exercises[0].nvcc))
+        doc["environment"]["sandbox"] = self.fence.description(sandbox)
+        doc["environment"].update(slurm.where_graded())
         for e in doc["exercises"]:
             ex = next(x for x in exercises if x.name == e["exercise"])
             mine = set(ex.student_paths())
             e["files"] = [f.to_json() for f in files if f.path in mine]
         try:
-            grade_tree(tree, exercises, doc, out_dir, settings, gpu, started=started)
+            grade_tree(tree, exercises, doc, out_dir, settings, gpu, started=started, sandbox=sandbox,
+                       reference_tree=base if sandbox is not None else None,
+                       reference_logs=os.path.join(os.path.dirname(base), "base-logs"))
         finally:
-            if not self.args.keep_trees:
+            if sandbox is not None:
+                sandbox.kill_all()
+                if self.args.keep_trees:
+                    sandbox.keep_tree(os.path.join(out_dir, "tree"))
+                sandbox.clean()
+            elif not self.args.keep_trees:
                 shutil.rmtree(tree, ignore_errors=True)
         return doc
 
@@ -272,6 +337,10 @@ class Grading:
                                 "--submission grades a clean copy)")
         doc = new_doc("working-tree", self.repo, "the working tree, in place", settings, exercises,
                       gpu_environment(gpu, exercises[0].nvcc))
+        doc["environment"].update(slurm.where_graded())
+        # The course's own tree, as its owner left it: nothing to fence it with.
+        doc["environment"]["sandbox"] = ("off: the working tree is graded in place" if self.fence.enabled
+                                         else self.fence.description(None))
         clear_outputs(out)
         try:
             run_guarded(lambda: grade_tree(self.repo, exercises, doc, out, settings, gpu), self.stop)
@@ -290,7 +359,17 @@ class Grading:
 
         def go():
             base, exercises = self.prepare_base(out, settings)
-            docs.append(self.grade_submission(name, submission, out, base, exercises, settings, self.gpus[0]))
+            sandbox = None
+            if self.fence.enabled:
+                from .sandbox import SandboxError
+                try:
+                    sandbox = self.fence.new_slot()
+                except SandboxError as e:
+                    raise UsageError(f"the sandbox: {e}") from None
+                # The reports (and the clean tree in OUT/base), by default beside other gradings'.
+                self.fence.lock_down([out, submission] + ([] if self.args.output else [os.path.dirname(out)]))
+            docs.append(self.grade_submission(name, submission, out, base, exercises, settings, self.gpus[0],
+                                              sandbox))
 
         try:
             run_guarded(go, self.stop)
@@ -300,11 +379,16 @@ class Grading:
                 print("\n" + reports.terminal_table(doc) + f"\nreports: {out} ({STUDENT_FILES})", flush=True)
         return docs
 
-    def batch(self, seed_arg: Optional[int]) -> List[dict]:
+    def batch_setup(self, seed_arg: Optional[int], record: bool = True) -> "BatchSetup":
+        """The batch's students (a folder each), its report folder and its seed (kept in
+        OUT/batch.json, so that a resumed batch, and every task of a Slurm batch, uses the same)."""
         root = os.path.abspath(self.args.submissions)
         if not os.path.isdir(root):
             raise UsageError(f"--submissions: no folder {root}")
-        out = self.output("batch-" + safe_name(os.path.basename(root.rstrip("/"))))
+        if self.args.output:
+            out = os.path.abspath(self.args.output)
+        else:
+            out = os.path.join(self.repo, "build", "grading", "batch-" + safe_name(os.path.basename(root.rstrip("/"))))
         students = sorted(d for d in os.listdir(root) if not d.startswith(".") and os.path.isdir(os.path.join(root, d)))
         if not students:
             raise UsageError(f"--submissions: {root} holds no folder (one folder per student)")
@@ -315,23 +399,36 @@ class Grading:
         batch_file = os.path.join(out, "batch.json")
         recorded = _read_doc(batch_file) or {}
         seed = seed_arg if seed_arg is not None else recorded.get("seed") or fresh_seed()
-        if recorded.get("seed") not in (None, seed):
-            self.progress("grader", f"note: students graded earlier in {out} used seed {recorded['seed']}")
-        if recorded.get("rubric_digest") not in (None, self.rubric.digest):
-            self.progress("grader", "note: the rubric changed since earlier students were graded (--regrade grades them again)")
-        reports.write_atomically(batch_file, json.dumps({"submissions": root, "seed": seed,
-                                                         "rubric_digest": self.rubric.digest}, indent=1) + "\n")
-        self.print_seed(seed)
+        if record:
+            if recorded.get("seed") not in (None, seed):
+                self.progress("grader", f"note: students graded earlier in {out} used seed {recorded['seed']}")
+            if recorded.get("rubric_digest") not in (None, self.rubric.digest):
+                self.progress("grader", "note: the rubric changed since earlier students were graded (--regrade "
+                                        "grades them again)")
+            os.makedirs(out, exist_ok=True)
+            reports.write_atomically(batch_file, json.dumps({"submissions": root, "seed": seed,
+                                                             "rubric_digest": self.rubric.digest}, indent=1) + "\n")
+        return BatchSetup(root, out, students, names, seed)
 
+    def ungraded(self, setup: "BatchSetup", say: bool = True) -> List[str]:
+        """The students (folders) without a finished report, or every one with --regrade."""
         todo = []
-        for d in students:
-            doc = _read_doc(os.path.join(out, "students", names[d], "grade.json"))
+        for d in setup.students:
+            doc = _read_doc(os.path.join(setup.out, "students", setup.names[d], "grade.json"))
             if doc and doc.get("complete") and not self.args.regrade:
-                score, max_score = reports.totals(doc)
-                self.progress(names[d], f"already graded ({reports.fmt_points(score)}/{reports.fmt_points(max_score)}): "
-                                        "skipped (--regrade grades again)")
+                if say:
+                    score, max_score = reports.totals(doc)
+                    self.progress(setup.names[d], f"already graded ({reports.fmt_points(score)}/"
+                                                  f"{reports.fmt_points(max_score)}): skipped (--regrade grades again)")
             else:
                 todo.append(d)
+        return todo
+
+    def batch(self, seed_arg: Optional[int]) -> List[dict]:
+        setup = self.batch_setup(seed_arg)
+        root, out, names, seed = setup.root, setup.out, setup.names, setup.seed
+        self.print_seed(seed)
+        todo = self.ungraded(setup)
         workers = max(1, min(len(self.gpus), len(todo)))
         settings = self.settings(seed, workers)
         lock = threading.Lock()
@@ -351,6 +448,16 @@ class Grading:
             errors: List[BaseException] = []
 
             def worker(gpu: Optional[str]) -> None:
+                sandbox = None  # this slot's: its students are graded one after another, cleaned between
+                if self.fence.enabled:
+                    from .sandbox import SandboxError
+                    try:
+                        sandbox = self.fence.new_slot()
+                        self.fence.lock_down([out, root] + ([] if self.args.output else [os.path.dirname(out)]))
+                    except SandboxError as e:
+                        self.progress("grader", f"the sandbox: {e}: stopping")
+                        self.stop.stop()
+                        return
                 while not self.stop.event.is_set():
                     try:
                         d = pending.get_nowait()
@@ -359,7 +466,7 @@ class Grading:
                     name = names[d]
                     try:
                         doc = self.grade_submission(name, os.path.join(root, d), os.path.join(out, "students", name),
-                                                    base, exercises, settings, gpu)
+                                                    base, exercises, settings, gpu, sandbox)
                         score, max_score = reports.totals(doc)
                         self.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} "
                                             f"in {doc['wall_s']:.0f} s")
@@ -388,8 +495,59 @@ class Grading:
                   "students/*/)", flush=True)
         return docs
 
+    def all_docs(self, out: str) -> List[dict]:
+        return _all_docs(out)
+
+    def grade_pack(self, setup: BatchSetup, folders: List[str], array_job: str) -> List[dict]:
+        """A Slurm task's students, one after another on the task's GPU, as a local batch's
+        worker grades them; each with a state file kept fresh while it is graded. A student
+        this array graded already (a task started again) is not graded twice."""
+        out = setup.out
+        base = os.path.join(out, "base")
+        exercises = self.infos(base)
+        self.base_description = self.base_source(out)
+        settings = self.settings(setup.seed, 1)
+        gpu = self.gpus[0]
+        sandbox = None
+        if self.fence.enabled:
+            from .sandbox import SandboxError
+            try:
+                sandbox = self.fence.new_slot()
+            except SandboxError as e:
+                raise UsageError(f"the sandbox: {e}") from None
+            self.fence.lock_down([out, setup.root])
+        docs: List[dict] = []
+
+        def go():
+            for d in folders:
+                name = setup.names.get(d, safe_name(d))
+                earlier = _read_doc(os.path.join(out, "students", name, "grade.json")) or {}
+                if earlier.get("complete") and str(earlier.get("environment", {}).get("slurm_job", "")).split("_")[0] \
+                        == array_job:
+                    self.progress(name, "graded by this array already: skipped")
+                    continue
+                with slurm.StateFile(out, name):
+                    doc = self.grade_submission(name, os.path.join(setup.root, d), os.path.join(out, "students", name),
+                                                base, exercises, settings, gpu, sandbox)
+                score, max_score = reports.totals(doc)
+                self.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} "
+                                    f"in {doc['wall_s']:.0f} s")
+                docs.append(doc)
+
+        run_guarded(go, self.stop)
+        return docs
+
     def print_seed(self, seed: int) -> None:
         self.progress("grader", f"seed {seed} (replay with --seed {seed})")
+
+
+@dataclass
+class BatchSetup:
+    root: str                # the submissions folder
+    out: str                 # the batch's reports
+    students: List[str]      # the students' folders in root, sorted
+    names: Dict[str, str]    # folder -> student name (the report folder's)
+    seed: int
 
 
 def clear_outputs(out_dir: str) -> None:
@@ -441,8 +599,25 @@ def check_rubric(g: Grading) -> int:
     return EXIT_OK
 
 
+def batch_status(out: str) -> int:
+    """--status OUT: done, running, waiting and failed students of the batch reported in OUT."""
+    out = os.path.abspath(out)
+    recorded = _read_doc(os.path.join(out, "batch.json"))
+    if not recorded or not os.path.isdir(recorded.get("submissions", "")):
+        print(f"run_all.sh: --status: {out} holds no batch (no batch.json naming its submissions folder)",
+              file=sys.stderr)
+        return EXIT_USAGE
+    root = recorded["submissions"]
+    names = {d: safe_name(d) for d in sorted(os.listdir(root)) if not d.startswith(".")
+             and os.path.isdir(os.path.join(root, d))}
+    print(slurm.status_text(out, names), flush=True)
+    return EXIT_OK
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
+    if args.status:
+        return batch_status(args.status)
     try:
         g = Grading(args)
     except (UsageError, RubricError) as e:
@@ -459,7 +634,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        if args.submissions:
+        if args.slurm_task:
+            docs = slurm.run_task(g, g.batch_setup(args.seed, record=False), args.slurm_task)
+        elif args.slurm:
+            setup = g.batch_setup(args.seed, record=not args.slurm_dry_run)
+            g.print_seed(setup.seed)
+            return slurm.submit(g, setup, os.path.join(GRADING_DIR, "run_all.sh"))
+        elif args.submissions:
             docs = g.batch(args.seed)
         else:
             seed = args.seed if args.seed is not None else fresh_seed()
@@ -467,7 +648,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             docs = g.one_submission(seed) if args.submission else g.working_tree(seed)
     except Interrupted:
         return EXIT_STOPPED
-    except (UsageError, TreeError, CourseError) as e:
+    except (UsageError, TreeError, CourseError, slurm.SlurmUsageError) as e:
         print(f"run_all.sh: {e}", file=sys.stderr)
         return EXIT_USAGE
     incomplete = [p for d in docs for p in reports.parts_of(d)

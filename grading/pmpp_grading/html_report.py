@@ -98,7 +98,7 @@ def excerpt(path: str) -> Optional[str]:
 def _environment(doc: dict) -> str:
     env = doc.get("environment", {})
     rubric = doc.get("rubric", {})
-    rows = [("student", doc.get("student")), ("GPU", env.get("gpu") or "no GPU found"),
+    rows = [("student", doc.get("student")), ("GPU", env.get("gpu") or "no GPU found"), ("sandbox", env.get("sandbox")),
             ("driver", env.get("driver")), ("CUDA runtime", env.get("cuda_runtime")), ("nvcc", env.get("nvcc")),
             ("compute capability", env.get("compute_capability")),
             ("device profile", (env.get("device_profile") + ": shapes and sizes as on that GPU, timings this GPU's")

@@ -50,7 +50,10 @@ def environment_line(doc: dict) -> str:
               f"nvcc {env['nvcc']}" if env.get("nvcc") else ""]
     extras = [x for x in extras if x]
     gpu = f"GPU {env['gpu']}" if env.get("gpu") else "no GPU found"
+    if env.get("node"):
+        gpu += f" on {env['node']}" + (f" (Slurm job {env['slurm_job']})" if env.get("slurm_job") else "")
     return (gpu + (f" ({', '.join(extras)})" if extras else "") +
+            (f"; sandbox {env['sandbox']}" if env.get("sandbox") else "") +
             f"; seed {doc.get('seed')}; {doc.get('date', '?')}")
 
 
@@ -182,7 +185,7 @@ def write_student_reports(doc: dict, directory: str) -> None:
 
 
 SCORE_COLUMNS = ["student", "exercise", "status", "points", "max_points", "parts", "student_ms", "reference_ms",
-                 "ratio", "seed", "gpu", "driver", "cuda_runtime", "date", "complete"]
+                 "ratio", "seed", "gpu", "node", "driver", "cuda_runtime", "date", "complete"]
 
 
 def score_rows(doc: dict) -> List[Dict[str, object]]:
@@ -199,7 +202,8 @@ def score_rows(doc: dict) -> List[Dict[str, object]]:
             "student_ms": "" if timed is None else f"{timed.student_ms:.6g}",
             "reference_ms": "" if timed is None else f"{timed.reference_ms:.6g}",
             "ratio": "" if timed is None else f"{timed.ratio:.4f}",
-            "seed": doc.get("seed"), "gpu": env.get("gpu") or "", "driver": env.get("driver") or "",
+            "seed": doc.get("seed"), "gpu": env.get("gpu") or "", "node": env.get("node") or "",
+            "driver": env.get("driver") or "",
             "cuda_runtime": env.get("cuda_runtime") or "", "date": doc.get("date"),
             "complete": "yes" if doc.get("complete") else "no"})
     return rows
@@ -214,7 +218,8 @@ def batch_csv(docs: Iterable[dict]) -> (str, str):
     w.writeheader()
     for d in docs:
         w.writerows(score_rows(d))
-    total_columns = ["student", "score", "max_score"] + exercises + ["complete", "seed", "gpu", "date", "wall_s"]
+    total_columns = ["student", "score", "max_score"] + exercises + ["complete", "seed", "gpu", "node", "date",
+                                                                     "wall_s"]
     tot = io.StringIO()
     w = csv.DictWriter(tot, fieldnames=total_columns, lineterminator="\n")
     w.writeheader()
@@ -222,7 +227,8 @@ def batch_csv(docs: Iterable[dict]) -> (str, str):
         score, max_score = totals(d)
         row = {"student": d.get("student"), "score": score, "max_score": max_score,
                "complete": "yes" if d.get("complete") else "no", "seed": d.get("seed"),
-               "gpu": d.get("environment", {}).get("gpu") or "", "date": d.get("date"),
+               "gpu": d.get("environment", {}).get("gpu") or "", "node": d.get("environment", {}).get("node") or "",
+               "date": d.get("date"),
                "wall_s": round(float(d.get("wall_s", 0.0)), 1)}
         for e in d.get("exercises", []):
             row[e["exercise"]] = scoring.exercise_points([PartResult.from_json(p) for p in e.get("parts", [])])

@@ -9,6 +9,14 @@ A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Man
 given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
 the HTML report shows what it writes there (pictures.py). A sanitize part runs the check under
 compute-sanitizer, one process per tool (sanitizer.py), and draws nothing (--no-images).
+
+With a sandbox (sandbox.py: the grader runs as root), every process that runs the student's code
+(the builds in the student's tree, `make forbidden`, the check and benchmark runs, the sanitizer)
+runs as the sandbox's user; the files such a process writes for the grader (its results file,
+its pictures, the sanitizer's report) go to a fresh folder of the sandbox, and the grader copies
+them into the report folder once every process of that user is gone (Outputs). The reference
+answer then runs from the clean tree (reference_tree: root's, out of the student's reach), as
+root, never from the student's tree, where the student's code could replace it.
 """
 from __future__ import annotations
 
@@ -27,6 +35,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from . import pictures, reports, sanitizer, scoring
 from .course import Exercise
+from .sandbox import Sandbox
 from .rubric import CHECK, PERFORMANCE, SANITIZE, Part, Rubric
 from .scoring import PartResult, RunOutcome
 
@@ -80,11 +89,18 @@ class ProcessResult:
 
 
 def run_process(argv: List[str], cwd: str, env: Dict[str, str], timeout: float, log_path: str,
-                stop: StopSignal) -> ProcessResult:
+                stop: StopSignal, sandbox: Optional[Sandbox] = None) -> ProcessResult:
     """Runs argv in its own process group, output to log_path. On timeout the whole group is
     killed (a hung kernel's process and anything it started); so is anything left behind after
-    the program ends. Raises Interrupted when the grading run is being stopped."""
+    the program ends. Raises Interrupted when the grading run is being stopped.
+    With a sandbox it runs as the sandbox's user, in its environment; the log is opened here, by
+    the grader, and the child only inherits the descriptor. What left the process group (setsid)
+    is the caller's to kill (Sandbox.kill_all), once no other process of the user must run."""
     stop.check()
+    extra: Dict[str, object] = {}
+    if sandbox is not None:
+        env = sandbox.env(env)
+        extra = sandbox.popen_arguments()
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     t0 = time.monotonic()
     with open(log_path, "wb") as log:
@@ -92,7 +108,7 @@ def run_process(argv: List[str], cwd: str, env: Dict[str, str], timeout: float, 
         log.flush()
         try:
             p = subprocess.Popen(argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL, start_new_session=True)
+                                 stdin=subprocess.DEVNULL, start_new_session=True, **extra)
         except OSError as e:
             log.write(f"cannot start: {e}\n".encode())
             return ProcessResult(None, False, 0.0)
@@ -122,11 +138,60 @@ def read_results(path: str) -> (Optional[dict], str):
         return None, f"unreadable results file: {e}"
 
 
+class Outputs:
+    """The files one process writes for the grader: its results file (--json), and maybe a
+    sanitizer's report (--log-file) and a pictures folder (--images). `json`, `report`, `images`
+    are where the grader keeps them (the report folder); the process is told to write them at
+    `json_arg`, `report_arg`, `images_arg`: the same paths, or, with a sandbox, a fresh folder
+    of the sandbox's, copied back by collect() once every process of its user is gone."""
+
+    def __init__(self, sandbox: Optional[Sandbox], json: str, report: Optional[str] = None,
+                 images: Optional[str] = None):
+        self.sandbox, self.json, self.report, self.images = sandbox, json, report, images
+        for path in (json, report):
+            if path and os.path.lexists(path):
+                os.remove(path)  # never read an earlier run's file
+        if sandbox is None:
+            self.json_arg, self.report_arg, self.images_arg = json, report, images
+            return
+        run = sandbox.new_run_folder(images=images is not None)
+        self.json_arg = os.path.join(run, "results.json")
+        self.report_arg = os.path.join(run, "sanitizer.log") if report else None
+        self.images_arg = os.path.join(run, "images") if images is not None else None
+
+    def collect(self, log_path: str) -> None:
+        """Copies what the process left into the report folder (regular files only, never through
+        a link, at most sandbox.MAX_COPIED_BYTES each); what is left out is noted in its log."""
+        if self.sandbox is None:
+            return
+        left_out = []
+        for staged, final in ((self.json_arg, self.json), (self.report_arg, self.report)):
+            if staged:
+                why = self.sandbox.collect_file(staged, final)
+                if why not in (None, "missing"):
+                    left_out.append(f"{os.path.basename(final)}: {why}")
+        if self.images_arg:
+            left_out += self.sandbox.collect_folder(self.images_arg, self.images)
+        if left_out:
+            with open(log_path, "a", encoding="utf-8") as log:
+                for line in left_out:
+                    log.write(f"[grader] not taken from the sandbox: {line}\n")
+
+
 def run_harness(argv: List[str], json_path: str, log_path: str, cwd: str, env: Dict[str, str], timeout: float,
-                stop: StopSignal) -> RunOutcome:
-    if os.path.exists(json_path):
-        os.remove(json_path)  # never read an earlier run's file
-    pr = run_process(argv, cwd, env, timeout, log_path, stop)
+                stop: StopSignal, sandbox: Optional[Sandbox] = None, outputs: Optional[Outputs] = None) -> RunOutcome:
+    """One harness run. `outputs` (made before argv, which names its paths) says where the process
+    writes; without it, argv writes json_path itself. A sandboxed run ends with every process
+    of the sandbox's user killed (a daemon it left must not run during the next part, nor the
+    reference's timing), then its files copied back."""
+    if outputs is None:
+        outputs = Outputs(None, json_path)
+    try:
+        pr = run_process(argv, cwd, env, timeout, log_path, stop, sandbox)
+    finally:
+        if sandbox is not None:
+            sandbox.kill_all()
+    outputs.collect(log_path)
     results, problem = (None, "") if pr.timed_out else read_results(json_path)
     return RunOutcome(pr.returncode, pr.timed_out, timeout, results, problem, pr.wall_s)
 
@@ -293,25 +358,45 @@ def make_command(settings: Settings, directory: str, target: str) -> List[str]:
     return cmd
 
 
+def reference_binary(tree: str, ex: Exercise) -> str:
+    return os.path.join(tree, ex.name, "build", ex.program + "_solution")
+
+
 def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
-                   env: Dict[str, str], check_forbidden: bool = True) -> BuildResult:
+                   env: Dict[str, str], check_forbidden: bool = True, sandbox: Optional[Sandbox] = None,
+                   reference_tree: Optional[str] = None, reference_logs: Optional[str] = None) -> BuildResult:
     """The reference answer's build, the student's, then `make forbidden` on the student's build
     (its dependency files and objects, made with the build's own flags: the check reads what was
     built, never a compile of its own). check_forbidden=False (the clean tree's build, which only
-    prepares the objects every student's tree starts from) leaves the check out."""
+    prepares the objects every student's tree starts from) leaves the check out.
+    With a reference_tree (the clean tree, built: sandboxed grading) the reference answer is that
+    tree's binary, not built again here; its absence is a grader error naming its build log
+    (reference_logs/<exercise>/build_solution.log). The student's build and the check run in
+    the sandbox, when there is one."""
     t0 = time.monotonic()
     folder = os.path.join(tree, ex.name)
     limit = settings.build_time_limit()
-    solution_log = os.path.join(log_dir, "build_solution.log")
-    pr = run_process(make_command(settings, folder, f"build/{ex.program}_solution"), tree, env, limit, solution_log,
-                     settings.stop)
-    if pr.returncode != 0:
-        return BuildResult(scoring.GRADER_ERROR, "the reference answer does not build (the course's side):\n"
-                           + log_excerpt(solution_log), time.monotonic() - t0)
-    details = {"pictures": harness_takes_images(os.path.join(folder, "build", ex.program + "_solution"), folder,
-                                                os.path.join(log_dir, "solution_help.log"), env, settings.stop)}
+    if reference_tree is None:
+        solution_log = os.path.join(log_dir, "build_solution.log")
+        pr = run_process(make_command(settings, folder, f"build/{ex.program}_solution"), tree, env, limit,
+                         solution_log, settings.stop, sandbox)
+        if pr.returncode != 0:
+            return BuildResult(scoring.GRADER_ERROR, "the reference answer does not build (the course's side):\n"
+                               + log_excerpt(solution_log), time.monotonic() - t0)
+        probe = (reference_binary(tree, ex), folder, sandbox)
+    else:
+        solution = reference_binary(reference_tree, ex)
+        if not os.path.isfile(solution):
+            base_log = os.path.join(reference_logs or os.path.dirname(reference_tree), ex.name, "build_solution.log")
+            return BuildResult(scoring.GRADER_ERROR, f"the reference answer was not built in the clean tree ({solution} "
+                               f"is missing; its build's log: {base_log}):\n" + log_excerpt(base_log),
+                               time.monotonic() - t0)
+        probe = (solution, os.path.join(reference_tree, ex.name), None)  # course code only: as the grader
+    details = {"pictures": harness_takes_images(probe[0], probe[1], os.path.join(log_dir, "solution_help.log"), env,
+                                                settings.stop, probe[2])}
     log = os.path.join(log_dir, "build.log")
-    pr = run_process(make_command(settings, folder, f"build/{ex.program}"), tree, env, limit, log, settings.stop)
+    pr = run_process(make_command(settings, folder, f"build/{ex.program}"), tree, env, limit, log, settings.stop,
+                     sandbox)
     if pr.timed_out:
         return BuildResult(scoring.BUILD_FAILED, f"the build took longer than {limit:g} s", time.monotonic() - t0)
     if pr.returncode != 0:
@@ -320,7 +405,7 @@ def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
         return BuildResult(scoring.BUILD_FAILED, "the student's files do not build:\n" + log_excerpt(log),
                            time.monotonic() - t0)
     if check_forbidden:
-        refused = forbidden_check(folder, tree, log_dir, settings, env)
+        refused = forbidden_check(folder, tree, log_dir, settings, env, sandbox)
         if refused is not None:
             status, message = refused
             return BuildResult(status, message, time.monotonic() - t0)
@@ -328,14 +413,14 @@ def build_exercise(tree: str, ex: Exercise, log_dir: str, settings: Settings,
 
 
 def forbidden_check(folder: str, tree: str, log_dir: str, settings: Settings,
-                    env: Dict[str, str]) -> Optional[Tuple[str, str]]:
+                    env: Dict[str, str], sandbox: Optional[Sandbox] = None) -> Optional[Tuple[str, str]]:
     """`make forbidden` in an exercise folder whose student build is done, every exercise (each
     has symbol and include rules, not only those with FORBIDDEN_APIS). Exit 0: clean (None).
     Otherwise its FORBIDDEN lines make it "forbidden API used"; without any, the check could not
     run, and files it cannot check fail like a build (`make run` stops at the same check)."""
     log = os.path.join(log_dir, "forbidden.log")
     limit = settings.build_time_limit()
-    pr = run_process(make_command(settings, folder, "forbidden"), tree, env, limit, log, settings.stop)
+    pr = run_process(make_command(settings, folder, "forbidden"), tree, env, limit, log, settings.stop, sandbox)
     if pr.returncode == 0:
         return None
     if pr.timed_out:
@@ -350,10 +435,11 @@ def forbidden_check(folder: str, tree: str, log_dir: str, settings: Settings,
 BUILD_LOGS = ("build_solution.log", "build.log", "forbidden.log")
 
 
-def harness_takes_images(solution: str, cwd: str, log: str, env: Dict[str, str], stop: StopSignal) -> bool:
+def harness_takes_images(solution: str, cwd: str, log: str, env: Dict[str, str], stop: StopSignal,
+                         sandbox: Optional[Sandbox] = None) -> bool:
     """Does the harness take --images DIR? Asked of the reference answer's binary (course code
     only: a student's code cannot make the grader pass an option the harness refuses)."""
-    pr = run_process([solution, "--help"], cwd, env, 60, log, stop)
+    pr = run_process([solution, "--help"], cwd, env, 60, log, stop, sandbox)
     if pr.returncode != 0:
         return False
     try:
@@ -364,24 +450,32 @@ def harness_takes_images(solution: str, cwd: str, log: str, env: Dict[str, str],
 
 
 def build_all(tree: str, exercises: List[Exercise], log_root: str, settings: Settings, env: Dict[str, str],
-              on_done: Callable[[Exercise, BuildResult], None], check_forbidden: bool = True) -> Dict[str, BuildResult]:
-    """The common library once, then every exercise, `build_slots` at a time."""
-    common = os.path.join(tree, "common")
-    if os.path.isfile(os.path.join(common, "Makefile")):
-        run_process(make_command(settings, common, "lib"), tree, env, settings.build_time_limit(),
-                    os.path.join(log_root, "common_build.log"), settings.stop)
-    results: Dict[str, BuildResult] = {}
+              on_done: Callable[[Exercise, BuildResult], None], check_forbidden: bool = True,
+              sandbox: Optional[Sandbox] = None, reference_tree: Optional[str] = None,
+              reference_logs: Optional[str] = None) -> Dict[str, BuildResult]:
+    """The common library once, then every exercise, `build_slots` at a time (in the sandbox, if
+    any: its user's processes are killed once every build is done, whatever a build left)."""
+    try:
+        common = os.path.join(tree, "common")
+        if os.path.isfile(os.path.join(common, "Makefile")):
+            run_process(make_command(settings, common, "lib"), tree, env, settings.build_time_limit(),
+                        os.path.join(log_root, "common_build.log"), settings.stop, sandbox)
+        results: Dict[str, BuildResult] = {}
 
-    def one(ex: Exercise) -> None:
-        r = build_exercise(tree, ex, os.path.join(log_root, ex.name), settings, env, check_forbidden)
-        results[ex.name] = r
-        on_done(ex, r)
+        def one(ex: Exercise) -> None:
+            r = build_exercise(tree, ex, os.path.join(log_root, ex.name), settings, env, check_forbidden, sandbox,
+                               reference_tree, reference_logs)
+            results[ex.name] = r
+            on_done(ex, r)
 
-    with ThreadPoolExecutor(max_workers=max(1, settings.build_slots)) as pool:
-        futures = [pool.submit(one, ex) for ex in exercises]
-        for f in futures:
-            f.result()  # re-raises Interrupted
-    return results
+        with ThreadPoolExecutor(max_workers=max(1, settings.build_slots)) as pool:
+            futures = [pool.submit(one, ex) for ex in exercises]
+            for f in futures:
+                f.result()  # re-raises Interrupted
+        return results
+    finally:
+        if sandbox is not None:
+            sandbox.kill_all()
 
 
 # ---- Running the parts ------------------------------------------------------------------------
@@ -396,18 +490,29 @@ def picture_args(part: Part, folder: Optional[str]) -> List[str]:
     return ["--images", folder]
 
 
+def _student_outputs(sandbox: Optional[Sandbox], json_path: str, part: Part,
+                     pictures_dir: Optional[str]) -> (Outputs, List[str]):
+    """Where the student's run writes its results and pictures, and its --images option."""
+    images = pictures_dir if picture_args(part, pictures_dir) else None
+    outputs = Outputs(sandbox, json_path, images=images)
+    return outputs, (["--images", outputs.images_arg] if images is not None else [])
+
+
 def run_check(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
-              env: Dict[str, str], pictures_dir: Optional[str] = None) -> (PartResult, RunOutcome):
+              env: Dict[str, str], pictures_dir: Optional[str] = None,
+              sandbox: Optional[Sandbox] = None) -> (PartResult, RunOutcome):
     base = os.path.join(log_dir, slug(part.name))
+    outputs, images = _student_outputs(sandbox, base + ".json", part, pictures_dir)
     argv = [os.path.join(tree, ex.name, "build", ex.program), "--impl", "student", "--check",
-            "--seed", str(settings.seed), "--json", base + ".json", *part.args, *picture_args(part, pictures_dir)]
+            "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *images]
     outcome = run_harness(argv, base + ".json", base + ".log", os.path.join(tree, ex.name), env,
-                          settings.part_timeout(part), settings.stop)
+                          settings.part_timeout(part), settings.stop, sandbox, outputs)
     return scoring.judge_check(part, outcome, settings.seed), outcome
 
 
 def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
-                    env: Dict[str, str], pictures_dir: Optional[str] = None) -> (PartResult, List[RunOutcome]):
+                    env: Dict[str, str], pictures_dir: Optional[str] = None, sandbox: Optional[Sandbox] = None,
+                    reference_tree: Optional[str] = None) -> (PartResult, List[RunOutcome]):
     """The student's time against the reference's. A part short of full points is measured again,
     up to the rubric's performance_tries in all, and the best try counts: a hiccup of the machine
     (a clock still rising, another process) must not cost points, and a slow solution is slow
@@ -422,7 +527,7 @@ def run_performance(tree: str, ex: Exercise, part: Part, log_dir: str, settings:
     wall = 0.0
     for attempt in range(1, tries + 1):
         result, outs = _measure_performance(tree, ex, part, _try_base(base, attempt), settings, env,
-                                            pictures_dir)
+                                            pictures_dir, sandbox, reference_tree)
         outcomes += outs
         wall += result.wall_s
         if result.status != scoring.PASSED:
@@ -447,8 +552,11 @@ def _try_base(base: str, attempt: int) -> str:
 
 
 def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, settings: Settings,
-                         env: Dict[str, str], pictures_dir: Optional[str]) -> (PartResult, List[RunOutcome]):
-    """One measurement: the reference answer's run (reference = solution), then the student's."""
+                         env: Dict[str, str], pictures_dir: Optional[str], sandbox: Optional[Sandbox] = None,
+                         reference_tree: Optional[str] = None) -> (PartResult, List[RunOutcome]):
+    """One measurement: the reference answer's run (reference = solution), then the student's.
+    With a reference_tree the reference is that tree's binary, run as the grader, after every
+    process of the sandbox's user is killed (none may load the GPU while it is timed)."""
     cwd = os.path.join(tree, ex.name)
     timeout = settings.part_timeout(part)
     reference = None
@@ -456,19 +564,25 @@ def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, setting
         # Only the student's run draws (the report shows its pictures): a harness that takes
         # --images would otherwise draw the reference's into its default folder, for nothing.
         quiet = ["--no-images"] if pictures_dir is not None and "--no-images" not in part.args else []
-        argv = [os.path.join(cwd, "build", ex.program + "_solution"), "--impl", "student", "--bench",
-                "--seed", str(settings.seed), "--json", base + ".reference.json", *part.args, *quiet]
-        reference = run_harness(argv, base + ".reference.json", base + ".reference.log", cwd, env, timeout,
-                                settings.stop)
+        if sandbox is not None:
+            sandbox.kill_all()
+        runs_as = None if reference_tree else sandbox
+        ref_outputs = Outputs(runs_as, base + ".reference.json")
+        argv = [reference_binary(reference_tree or tree, ex), "--impl", "student", "--bench",
+                "--seed", str(settings.seed), "--json", ref_outputs.json_arg, *part.args, *quiet]
+        reference = run_harness(argv, base + ".reference.json", base + ".reference.log",
+                                os.path.join(reference_tree or tree, ex.name), env, timeout, settings.stop, runs_as,
+                                ref_outputs)
     impls = "student" if part.reference == "solution" else "student," + part.reference
+    outputs, images = _student_outputs(sandbox, base + ".json", part, pictures_dir)
     argv = [os.path.join(cwd, "build", ex.program), "--impl", impls, "--bench",
-            "--seed", str(settings.seed), "--json", base + ".json", *part.args, *picture_args(part, pictures_dir)]
-    student = run_harness(argv, base + ".json", base + ".log", cwd, env, timeout, settings.stop)
+            "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *images]
+    student = run_harness(argv, base + ".json", base + ".log", cwd, env, timeout, settings.stop, sandbox, outputs)
     return scoring.judge_performance(part, student, reference, settings.seed), [o for o in (reference, student) if o]
 
 
 def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings, env: Dict[str, str],
-                 takes_images: bool = False) -> (PartResult, List[RunOutcome]):
+                 takes_images: bool = False, sandbox: Optional[Sandbox] = None) -> (PartResult, List[RunOutcome]):
     """The student's check cases up to the part's max_size under each of its tools, one process
     each, in order; the first tool that does not pass decides the part and the rest do not run.
     Without a sanitizer the part is "not run", scoring 0, saying so: never a silent pass."""
@@ -482,12 +596,11 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
     for tool in part.tools:
         base = _tool_base(log_dir, part, tool)
         report = base + ".sanitizer.log"
-        if os.path.exists(report):
-            os.remove(report)  # never read an earlier run's report
+        outputs = Outputs(sandbox, base + ".json", report=report)  # never an earlier run's report
         program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
-                   str(part.max_size), "--seed", str(settings.seed), "--json", base + ".json", *part.args, *quiet]
-        outcome = run_harness(sanitizer.command(found, tool, report, program), base + ".json", base + ".log", cwd, env,
-                              settings.part_timeout(part), settings.stop)
+                   str(part.max_size), "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *quiet]
+        outcome = run_harness(sanitizer.command(found, tool, outputs.report_arg, program), base + ".json",
+                              base + ".log", cwd, env, settings.part_timeout(part), settings.stop, sandbox, outputs)
         outcomes.append(outcome)
         wall += outcome.wall_s
         verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
@@ -525,10 +638,17 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
 
 
 def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, settings: Settings,
-               gpu: Optional[str], check_forbidden: bool = True, started: Optional[float] = None) -> dict:
+               gpu: Optional[str], check_forbidden: bool = True, started: Optional[float] = None,
+               sandbox: Optional[Sandbox] = None, reference_tree: Optional[str] = None,
+               reference_logs: Optional[str] = None) -> dict:
     """Builds and grades every exercise of `tree` into `doc`, rewriting the reports in `out_dir`
     as it goes. Raises Interrupted (doc and reports are left valid) when the run is stopped.
-    `started` (time.monotonic()) counts the preparation of the tree into the student's time."""
+    `started` (time.monotonic()) counts the preparation of the tree into the student's time.
+    With a sandbox (whose user owns `tree`), every process of the student's code runs as its
+    user, and the reference answer is reference_tree's (the clean tree, built; its build logs
+    in reference_logs), which a sandbox requires."""
+    if sandbox is not None and reference_tree is None:
+        raise ValueError("a sandboxed grading needs the clean tree's reference answers (reference_tree)")
     t0 = time.monotonic() if started is None else started
     env = run_env(gpu)
     log_root = os.path.join(out_dir, "logs")
@@ -557,7 +677,8 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         save()
 
     save()
-    builds = build_all(tree, exercises, log_root, settings, env, built, check_forbidden)
+    builds = build_all(tree, exercises, log_root, settings, env, built, check_forbidden, sandbox, reference_tree,
+                       reference_logs)
     for ex in exercises:
         if builds[ex.name].status != scoring.PASSED:
             continue
@@ -570,15 +691,16 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         for part in sorted(parts, key=lambda p: (CHECK, PERFORMANCE, SANITIZE).index(p.kind)):
             folder = os.path.join(out_dir, "images", ex.name, slug(part.name)) if takes_images else None
             if part.kind == CHECK:
-                result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder)
+                result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder, sandbox)
                 outcomes = [outcome]
             else:
                 result = scoring.prerequisite(part, done)
                 outcomes = []
                 if result is None and part.kind == PERFORMANCE:
-                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env, folder)
+                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env, folder, sandbox,
+                                                       reference_tree)
                 elif result is None:
-                    result, outcomes = run_sanitize(tree, ex, part, log_dir, settings, env, takes_images)
+                    result, outcomes = run_sanitize(tree, ex, part, log_dir, settings, env, takes_images, sandbox)
                     folder = None
             for o in outcomes:
                 note_device(doc, o.results)

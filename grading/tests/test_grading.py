@@ -42,9 +42,12 @@ def statuses(doc):
 
 class Course:
     """A private copy of the stand-in course, a folder for reports, and a stand-in machine whose
-    nvidia-smi lists the GPUs `gpus` (none: a machine without a GPU or without nvidia-smi)."""
+    nvidia-smi lists the GPUs `gpus` (none: a machine without a GPU or without nvidia-smi). Its
+    runs pass --no-sandbox (as root the grader would run the student's code as users of their
+    own, who cannot reach this folder) unless `sandbox` (test_sandbox.py)."""
 
-    def __init__(self, gpus=("0", "1")):
+    def __init__(self, gpus=("0", "1"), sandbox=False):
+        self.sandbox = sandbox
         self.tmp = tempfile.mkdtemp()
         self.repo = os.path.join(self.tmp, "course")
         shutil.copytree(FAKE, self.repo)
@@ -56,7 +59,7 @@ class Course:
 
     def command(self, *args):
         return [RUN_ALL, "--repo", self.repo, "--rubric", os.path.join(self.repo, "rubric.ini"),
-                "--output", self.out, "--jobs", "2", *args]
+                "--output", self.out, "--jobs", "2", *([] if self.sandbox else ["--no-sandbox"]), *args]
 
     def run(self, *args, env=None, timeout=120):
         return subprocess.run(self.command(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -8,6 +8,10 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fake_build import attack, attack_lines  # noqa: E402  (the attacks a hostile student's code tries)
+
 binary, argv = sys.argv[1], sys.argv[2:]
 
 
@@ -73,6 +77,10 @@ def finish(code, status, error=""):
 
 
 print("seed", seed)
+with open(binary + ".sources") as f:
+    attack(attack_lines(f.read()), opts["images"])
+if student.get("delay"):  # the student's code takes this long (seconds) before anything else
+    time.sleep(float(student["delay"]))
 if student.get("says"):  # the student's code prints what it likes ("\n" for a new line)
     print(student["says"].replace("\\n", "\n"))
 if os.environ.get("FAKE_NO_GPU") or behaviour == "no_gpu":
@@ -129,7 +137,11 @@ if opts["bench"] and not wrong:
     # ms=A,B,...: the student's time in this binary's first, second, ... benchmark run (the last
     # one repeats): a machine's hiccup on one measurement.
     runs_file = binary + ".bench_runs"
-    runs = int(open(runs_file).read()) if os.path.exists(runs_file) else 0
+    try:
+        with open(runs_file) as f:
+            runs = int(f.read())
+    except (OSError, ValueError):  # none yet (or another run of this binary writing it just now)
+        runs = 0
     with open(runs_file, "w") as f:
         f.write(str(runs + 1))
     student_times = student.get("ms", "1.0").split(",")

@@ -1,0 +1,351 @@
+"""A batch graded on a Slurm cluster: `run_all.sh --submissions DIR --slurm`.
+
+The machine that runs it (a login node) prepares the clean tree once (OUT/base) and submits
+three jobs of one round, OUT/slurm/round-<k>/:
+  prepare   builds the clean tree on a GPU node (the builds every student's tree starts from);
+  grade     a job array after it, one task per pack of `--pack` students (a task per student by
+            default), each on one GPU (--gres=gpu:1), at most `--max-parallel` at once: each
+            task grades its students one after another exactly as a local batch's worker does
+            (same seed, each student's times against the reference answer run by the same task
+            on the same GPU), writing OUT/students/<name>/ and a state file, never the batch's
+            reports;
+  collect   after the array, however its tasks ended: the batch's reports (scores.csv,
+            totals.csv, summary.txt, index.html), as a local batch writes them.
+Every job runs run_all.sh itself, with the options of the submitting command; the scripts are
+in the round's folder (and printed by --slurm-dry-run, which submits nothing).
+
+Running the same command again submits a new round for the students without a finished report
+(a task that died, a node that failed) and not running or waiting now; `run_all.sh --status
+OUT` counts done, running, waiting and failed students from the reports, the state files each
+task keeps fresh, and squeue."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from typing import Dict, List, Optional, Tuple
+
+from . import reports
+
+SLURM_DIR = "slurm"
+STATE_DIR = "state"          # OUT/slurm/state/<student>.json: the task's word on that student
+HEARTBEAT_S = 15.0           # a running task rewrites its student's state file this often
+STALE_S = 4 * HEARTBEAT_S    # ... and a state file older than this is a task that died
+DONE, RUNNING, WAITING, FAILED = "done", "running", "waiting", "failed"
+
+
+class SlurmUsageError(Exception):
+    pass
+
+
+def _read_json(path: str) -> Optional[dict]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def slurm_command(name: str) -> str:
+    found = shutil.which(name)
+    if not found:
+        raise SlurmUsageError(f"{name} not found: --slurm needs Slurm's commands (sbatch, squeue) on PATH")
+    return found
+
+
+def packs(students: List[str], size: int) -> List[List[str]]:
+    """The students in order, `size` to a task."""
+    return [students[i:i + size] for i in range(0, len(students), size)]
+
+
+def rounds(out: str) -> List[str]:
+    """The rounds' folders of a batch, oldest first."""
+    folder = os.path.join(out, SLURM_DIR)
+    if not os.path.isdir(folder):
+        return []
+    found = [d for d in os.listdir(folder) if d.startswith("round-") and d[6:].isdigit()]
+    return [os.path.join(folder, d) for d in sorted(found, key=lambda d: int(d[6:]))]
+
+
+def latest_plan(out: str) -> Optional[dict]:
+    for folder in reversed(rounds(out)):
+        plan = _read_json(os.path.join(folder, "plan.json"))
+        if plan:
+            return plan
+    return None
+
+
+# ---- the scripts ------------------------------------------------------------------------------
+
+def script(command: List[str], options: List[str], what: str) -> str:
+    lines = ["#!/bin/bash", f"# {what}", "# written by grading/run_all.sh --slurm (grading/pmpp_grading/slurm.py)"]
+    lines += [f"#SBATCH {o}" for o in options]
+    lines += ["exec " + " ".join(shlex.quote(c) for c in command), ""]
+    return "\n".join(lines)
+
+
+def job_scripts(run_all: str, grader_args: List[str], round_dir: str, tasks: int, max_parallel: Optional[int],
+                user_args: List[str]) -> Dict[str, Tuple[str, List[str]]]:
+    """kind -> (script text, extra sbatch options given on the command line after the script's
+    own: the user's --slurm-args, so that they override ours)."""
+    logs = os.path.join(round_dir, "logs")
+    array = f"0-{tasks - 1}" + (f"%{max_parallel}" if max_parallel else "")
+    base = grader_args + ["--slurm-round", round_dir]
+    out = {
+        "prepare": (script([run_all, *base, "--slurm-task", "prepare"],
+                           ["--job-name=pmpp-prepare", "--gres=gpu:1", "--ntasks=1",
+                            f"--output={os.path.join(logs, 'prepare-%j.out')}"],
+                           "builds the clean tree (OUT/base) once, on a GPU node like the graders'"), user_args),
+        "grade": (script([run_all, *base, "--slurm-task", "grade"],
+                         ["--job-name=pmpp-grade", "--gres=gpu:1", "--ntasks=1", f"--array={array}",
+                          f"--output={os.path.join(logs, 'grade-%A_%a.out')}"],
+                         f"grades the students of task $SLURM_ARRAY_TASK_ID (plan.json), {tasks} task(s)"), user_args),
+        "collect": (script([run_all, *base, "--slurm-task", "collect"],
+                           ["--job-name=pmpp-collect", "--ntasks=1",
+                            f"--output={os.path.join(logs, 'collect-%j.out')}"],
+                           "writes the batch's reports once the array has ended"),
+                    [a for a in user_args if not a.startswith("--gres") and not a.startswith("--gpus")]),
+    }
+    return out
+
+
+def sbatch(path: str, options: List[str], env: Optional[Dict[str, str]] = None) -> str:
+    cmd = [slurm_command("sbatch"), "--parsable", *options, path]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    if p.returncode != 0:
+        raise SlurmUsageError(f"sbatch refused {os.path.basename(path)} ({' '.join(cmd)}): "
+                              f"{p.stderr.strip() or p.stdout.strip()}")
+    return p.stdout.strip().split(";")[0]
+
+
+# ---- what the queue holds ---------------------------------------------------------------------
+
+def queued_tasks(array_job: Optional[str]) -> Optional[Dict[str, str]]:
+    """Array task index -> Slurm state (PENDING, RUNNING, ...) of what squeue still lists; None
+    when squeue cannot say (not installed, or the controller does not answer)."""
+    squeue = shutil.which("squeue")
+    if not squeue or not array_job:
+        return None
+    try:
+        p = subprocess.run([squeue, "-h", "-r", "-j", array_job, "-o", "%K %T"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if p.returncode != 0:
+        # An array squeue no longer knows has ended (its jobs left the controller's memory).
+        return {} if "Invalid job id" in p.stderr else None
+    tasks = {}
+    for line in p.stdout.splitlines():
+        index, _, state = line.strip().partition(" ")
+        if index.isdigit():
+            tasks[index] = state
+        elif "-" in index or "[" in index:  # a pending range printed as one line ("0-3%2")
+            for part in index.strip("[]").split("%")[0].split(","):
+                lo, _, hi = part.partition("-")
+                if lo.isdigit():
+                    for i in range(int(lo), int(hi or lo) + 1):
+                        tasks[str(i)] = state
+    return tasks
+
+
+def student_states(out: str, students: Dict[str, str], now: Optional[float] = None) -> Dict[str, str]:
+    """student name -> done | running | waiting | failed, for every student of the batch."""
+    now = time.time() if now is None else now
+    plan = latest_plan(out)
+    queue = queued_tasks(plan.get("array_job")) if plan else None
+    task_of = {name: str(i) for i, pack in enumerate(plan["tasks"]) for name in pack} if plan else {}
+    states = {}
+    for name in students.values():
+        doc = _read_json(os.path.join(out, "students", name, "grade.json")) or {}
+        state = _read_json(os.path.join(out, SLURM_DIR, STATE_DIR, name + ".json")) or {}
+        fresh = state.get("state") == RUNNING and now - float(state.get("updated", 0)) < STALE_S
+        if fresh:
+            states[name] = RUNNING
+        elif doc.get("complete"):
+            states[name] = DONE
+        elif name in task_of and queue is not None and queue.get(task_of[name]) in ("PENDING", "RUNNING",
+                                                                                   "CONFIGURING", "REQUEUED"):
+            # Running but not yet on this student (an earlier one of its pack), or not started.
+            states[name] = WAITING
+        elif name in task_of and queue is None and not state:
+            states[name] = WAITING  # squeue cannot say; nothing shows the task ever started
+        else:
+            states[name] = FAILED
+    return states
+
+
+def status_text(out: str, students: Dict[str, str]) -> str:
+    states = student_states(out, students)
+    counts = {s: sum(1 for v in states.values() if v == s) for s in (DONE, RUNNING, WAITING, FAILED)}
+    lines = [f"{out}: {len(states)} students: " + ", ".join(f"{counts[s]} {s}" for s in counts)]
+    for s in (RUNNING, WAITING, FAILED):
+        names = sorted(n for n, v in states.items() if v == s)
+        if names:
+            lines.append(f"  {s}: {', '.join(names)}")
+    if counts[FAILED]:
+        lines.append("  run the same run_all.sh --slurm command again to grade the failed ones")
+    return "\n".join(lines)
+
+
+# ---- inside a task: the state file and its heartbeat ------------------------------------------
+
+def job_name() -> str:
+    job, task = os.environ.get("SLURM_ARRAY_JOB_ID"), os.environ.get("SLURM_ARRAY_TASK_ID")
+    return f"{job}_{task}" if job and task else os.environ.get("SLURM_JOB_ID", "")
+
+
+def where_graded() -> Dict[str, str]:
+    """The node, and the Slurm job when there is one: the reports name them beside the GPU."""
+    where = {"node": socket.gethostname()}
+    if job_name():
+        where["slurm_job"] = job_name()
+    return where
+
+
+class StateFile:
+    """OUT/slurm/state/<student>.json while a task grades that student: rewritten every
+    HEARTBEAT_S seconds, so that a task that died (a node lost, scancel, a time limit) shows as
+    a state file gone stale."""
+
+    def __init__(self, out: str, student: str):
+        self.path = os.path.join(out, SLURM_DIR, STATE_DIR, student + ".json")
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        self.info = {"student": student, "job": job_name(), "node": socket.gethostname(), "started": time.time()}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, daemon=True)
+
+    def write(self, state: str) -> None:
+        reports.write_atomically(self.path, json.dumps({**self.info, "state": state, "updated": time.time()}) + "\n")
+
+    def _beat(self) -> None:
+        while not self.stop.wait(HEARTBEAT_S):
+            self.write(RUNNING)
+
+    def __enter__(self) -> "StateFile":
+        self.write(RUNNING)
+        self.thread.start()
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.write("finished" if exc_type is None else "stopped")
+
+
+def allocated_cores() -> int:
+    """The cores this task may use: Slurm's allocation, else the CPUs this process may run on."""
+    for var in ("SLURM_CPUS_PER_TASK", "SLURM_CPUS_ON_NODE"):
+        v = os.environ.get(var, "")
+        if v.isdigit() and int(v) > 0:
+            return int(v)
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 2
+
+
+# ---- the grader's side: submitting a round, and the jobs' three tasks -------------------------
+
+def grader_args(args, setup) -> List[str]:
+    """The options every job passes to run_all.sh: those of the submitting command that decide
+    how students are graded, the batch's folders and its seed."""
+    out = ["--submissions", setup.root, "--output", setup.out, "--seed", str(setup.seed)]
+    path = lambda p: None if p is None else os.path.abspath(p)  # noqa: E731 - a job starts elsewhere
+    for option, value in (("--repo", path(args.repo)), ("--rubric", path(args.rubric)),
+                          ("--exercises", args.exercises), ("--timeout", args.timeout),
+                          ("--build-timeout", args.build_timeout), ("--arch", args.arch), ("--jobs", args.jobs),
+                          ("--base", args.base), ("--sandbox-dir", path(getattr(args, "sandbox_dir", None)))):
+        if value is not None:
+            out += [option, str(value)]
+    for flag in ("quiet", "keep_trees", "no_sandbox", "regrade"):
+        if getattr(args, flag, False):
+            out.append("--" + flag.replace("_", "-"))
+    return out
+
+
+def submit(g, setup, run_all: str) -> int:
+    """A new round for the students without a finished report that no task holds now; prints
+    what it submitted (or, with --slurm-dry-run, what it would)."""
+    args = g.args
+    dry = args.slurm_dry_run
+    if not dry:
+        slurm_command("sbatch")
+    states = student_states(setup.out, setup.names) if rounds(setup.out) else {}
+    busy = [d for d in setup.students if states.get(setup.names[d]) in (RUNNING, WAITING)]
+    for d in busy:
+        g.progress(setup.names[d], f"{states[setup.names[d]]} in an earlier round: not submitted again")
+    todo = [d for d in g.ungraded(setup) if d not in busy]
+    if not todo:
+        g.progress("grader", "every student has a finished report or a task: nothing to submit "
+                             f"(run_all.sh --status {setup.out})")
+        return 0
+    task_packs = packs([setup.names[d] for d in todo], args.pack)
+    number = len(rounds(setup.out)) + 1
+    round_dir = os.path.join(setup.out, SLURM_DIR, f"round-{number}")
+    user_args = shlex.split(args.slurm_args or "")
+    scripts = job_scripts(run_all, grader_args(args, setup), round_dir, len(task_packs), args.max_parallel,
+                          user_args)
+    plan = {"round": number, "submissions": setup.root, "seed": setup.seed, "pack": args.pack,
+            "tasks": task_packs, "folders": {setup.names[d]: d for d in todo}, "submitted": time.time()}
+    if dry:
+        print(f"# --slurm-dry-run: round {number} of {setup.out}: {len(todo)} student(s) in {len(task_packs)} "
+              f"task(s); nothing submitted")
+        for kind in ("prepare", "grade", "collect"):
+            text, extra = scripts[kind]
+            dep = {"prepare": [], "grade": ["--dependency=afterok:<prepare>", "--kill-on-invalid-dep=yes"],
+                   "collect": ["--dependency=afterany:<prepare>:<grade>"]}[kind]
+            print(f"\n# sbatch --parsable {' '.join(shlex.quote(o) for o in dep + extra)} {kind}.sbatch\n{text}")
+        print("# tasks: " + "; ".join(f"{i}: {', '.join(p)}" for i, p in enumerate(task_packs)))
+        return 0
+    os.makedirs(os.path.join(round_dir, "logs"), exist_ok=True)
+    paths = {}
+    for kind, (text, _) in scripts.items():
+        paths[kind] = os.path.join(round_dir, f"{kind}.sbatch")
+        reports.write_atomically(paths[kind], text)
+    # The plan first: a task may start the moment its array is submitted.
+    reports.write_atomically(os.path.join(round_dir, "plan.json"), json.dumps(plan, indent=1) + "\n")
+    g.prepare_base(setup.out, g.settings(setup.seed, 1), build=False)
+    prepare = sbatch(paths["prepare"], scripts["prepare"][1])
+    grade = sbatch(paths["grade"], ["--dependency=afterok:" + prepare, "--kill-on-invalid-dep=yes",
+                                    *scripts["grade"][1]])
+    collect = sbatch(paths["collect"], [f"--dependency=afterany:{prepare}:{grade}", *scripts["collect"][1]])
+    plan.update(prepare_job=prepare, array_job=grade, collect_job=collect)
+    reports.write_atomically(os.path.join(round_dir, "plan.json"), json.dumps(plan, indent=1) + "\n")
+    g.progress("grader", f"round {number}: {len(todo)} student(s) in {len(task_packs)} task(s): jobs {prepare} "
+                         f"(prepare), {grade} (array), {collect} (collect); scripts in {round_dir}")
+    g.progress("grader", f"follow it with: grading/run_all.sh --status {setup.out}")
+    return 0
+
+
+def run_task(g, setup, kind: str) -> List[dict]:
+    """What one job does (--slurm-task): prepare builds OUT/base, grade grades the students of
+    $SLURM_ARRAY_TASK_ID one after another, collect writes the batch's reports."""
+    from .cli import UsageError  # noqa: circular at import time only
+    out = setup.out
+    round_dir = os.path.abspath(g.args.slurm_round)
+    plan = _read_json(os.path.join(round_dir, "plan.json"))
+    if not plan:
+        raise UsageError(f"--slurm-round: no plan.json in {round_dir}")
+    g.progress("grader", f"{kind} task of round {plan['round']} on {socket.gethostname()} (job {job_name() or '?'})")
+    if kind == "prepare":
+        # OUT/base as the submitting command made it (the course may have changed since).
+        base = os.path.join(out, "base")
+        g.build_base(out, base, g.infos(base), g.settings(setup.seed, 1))
+        return []
+    if kind == "collect":
+        docs = g.all_docs(out)
+        reports.write_batch_reports(docs, out)
+        print(reports.batch_table(docs) + "\n" + status_text(out, setup.names), flush=True)
+        return docs
+    index = os.environ.get("SLURM_ARRAY_TASK_ID", "")
+    if not index.isdigit() or int(index) >= len(plan["tasks"]):
+        raise UsageError(f"--slurm-task grade: SLURM_ARRAY_TASK_ID is '{index}', the plan has {len(plan['tasks'])} "
+                         "task(s)")
+    names = plan["tasks"][int(index)]
+    return g.grade_pack(setup, [plan["folders"][n] for n in names], plan.get("array_job") or
+                        os.environ.get("SLURM_ARRAY_JOB_ID", ""))

@@ -128,9 +128,23 @@ class Gallery:
     left_out: int = 0      # pictures beyond MAX_SHOWN
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _is_png(path: str) -> bool:
+    """A file that begins as a PNG does: a browser shows any other as a broken picture."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(PNG_SIGNATURE)) == PNG_SIGNATURE
+    except OSError:
+        return False
+
+
 def gallery(directory: str) -> Gallery:
-    """The pictures of one folder, grouped as the module's docstring says."""
-    names = [n for n in _regular_files(directory) if n.lower().endswith(SHOWN_SUFFIXES)]
+    """The pictures of one folder, grouped as the module's docstring says (PNG files only, by
+    their bytes, not their names)."""
+    names = [n for n in _regular_files(directory)
+             if n.lower().endswith(SHOWN_SUFFIXES) and _is_png(os.path.join(directory, n))]
     stems = {}
     for n in names:
         stem, _ = os.path.splitext(n)

@@ -442,7 +442,8 @@ class Batch(unittest.TestCase):
         _, page, text = self.report_page("planted_pictures")
         self.assertFalse(any("stolen" in src for src in page.images + page.links))
         planted = [src for src in page.images if "onerror" in unquote(src)]
-        self.assertEqual(len(planted), 1, "a .png file is shown, whatever its name")
+        self.assertEqual(len(planted), 1, "a PNG file is shown, whatever its name")
+        self.assertFalse(any("not_a_picture" in src for src in page.images), "a .png that is not a PNG is not shown")
         self.assertIn("%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E.png", planted[0])
         self.assertNotIn("<img src=x", text)
         self.assertEqual(len([s for s in page.images if "student_case" in s]), 9)

@@ -234,7 +234,8 @@ class Pictures(unittest.TestCase):
         self.assertFalse(pictures.takes_images("  --size N  problem size (see --images in 04)\n"))
 
     def test_links_and_other_files_are_never_shown(self):
-        write(os.path.join(self.dir, "a.png"), b"\x89PNG")
+        write(os.path.join(self.dir, "a.png"), pictures.PNG_SIGNATURE)
+        write(os.path.join(self.dir, "fake.png"), b"\x89PNG but not one")  # named so, not a PNG
         write(os.path.join(self.dir, "notes.html"), "<script></script>")
         os.symlink("/etc/hostname", os.path.join(self.dir, "stolen.png"))
         g = pictures.gallery(self.dir)
@@ -242,7 +243,7 @@ class Pictures(unittest.TestCase):
 
     def test_at_most_max_shown_pictures(self):
         for k in range(pictures.MAX_SHOWN + 12):
-            write(os.path.join(self.dir, f"view{k:03d}.png"), b"\x89PNG")
+            write(os.path.join(self.dir, f"view{k:03d}.png"), pictures.PNG_SIGNATURE)
         g = pictures.gallery(self.dir)
         self.assertEqual(sum(len(x.images) for x in g.groups), pictures.MAX_SHOWN)
         self.assertEqual(g.left_out, 12)

@@ -66,6 +66,17 @@ def picture(name, shade):
             f.write(b"P6\n# fake\n4 2\n255\n" + bytes([shade, 255 - shade, 7]) * 8)
 
 
+def tiny_png():
+    """A 1x1 PNG, made here (the stand-in harness has no image library)."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
 def finish(code, status, error=""):
     results["status"], results["exit_code"] = status, code
     if error:
@@ -129,7 +140,9 @@ if opts["check"]:
         os.makedirs(opts["images"], exist_ok=True)
         os.symlink("/etc/hostname", os.path.join(opts["images"], "stolen.png"))
         with open(os.path.join(opts["images"], '"><img src=x onerror=alert(1)>.png'), "wb") as f:
-            f.write(b"\x89PNG not really")
+            f.write(tiny_png())  # a real picture whose name is markup: shown, its name escaped
+        with open(os.path.join(opts["images"], "not_a_picture.png"), "wb") as f:
+            f.write(b"\x89PNG not really")  # named .png, but not one: not shown
 if opts["bench"] and not wrong:
     size = opts["size"] or "2^20"
     n = int(size.split("^")[0]) ** int(size.split("^")[1]) if "^" in size else int(size)

@@ -45,6 +45,10 @@ def main() -> int:
             shutil.copyfile(os.path.join(args.repo, solution), os.path.join(reference, student))
     groups = {}
     for case, spec in cases.items():
+        if spec.get("requires") == "root" and os.geteuid() != 0:
+            print(f"make_submissions: {case} left out: graded only as root, where the grader's sandbox is on",
+                  file=sys.stderr)
+            continue
         exercises = spec["exercises"]
         wanted = present if exercises == "all" else exercises.split(",")
         if any(e not in present for e in wanted):

@@ -12,6 +12,17 @@ sys.path.insert(0, os.path.dirname(HERE))
 from pmpp_grading import reports  # noqa: E402
 
 
+def part_log(out: str, student: str, part) -> str:
+    """What the part's processes printed: its logs, as the student's report links them."""
+    text = []
+    for rel in part.details.get("logs", []):
+        path = os.path.join(out, "students", student, rel)
+        if os.path.isfile(path):
+            with open(path, errors="replace") as f:
+                text.append(f.read())
+    return "\n".join(text)
+
+
 def main() -> int:
     out = sys.argv[1]
     with open(os.path.join(HERE, "expected.json")) as f:
@@ -19,8 +30,17 @@ def main() -> int:
     expected = {k: v["expect"] for k, v in cases.items()}
     quotes = {k: v.get("quote", {}) for k, v in cases.items()}
     failures = 0
+    # A file a student's code planted in the reports (the sandbox must stop it).
+    for folder, _, files in os.walk(out):
+        for name in files:
+            if name.startswith("PWNED"):
+                print(f"PLANTED {os.path.join(folder, name)}: a student's code wrote into the reports")
+                failures += 1
     for case, patterns in expected.items():
         path = os.path.join(out, "students", case, "grade.json")
+        if cases[case].get("requires") == "root" and os.geteuid() != 0:
+            print(f"\n{case}: not graded (only as root, with the sandbox)")
+            continue
         if not os.path.exists(path):
             print(f"\nMISSING {case}: no {path} (its exercise folder absent?)")
             failures += 1
@@ -35,6 +55,9 @@ def main() -> int:
             want = next((v for k, v in patterns.items() if fnmatch.fnmatchcase(key, k)), None)
             ok = (p.status == "passed" and p.points >= p.max_points - 1e-9) if want == "full" else p.status == want
             missing = [q for q in quotes[case].get(key, []) if q not in p.message]
+            log = part_log(out, case, p)
+            missing += [f"(log) {q}" for q in cases[case].get("log_quote", {}).get(key, []) if q not in log]
+            missing += [f"(log, must not) {q}" for q in cases[case].get("log_refuse", {}).get(key, []) if q in log]
             ok = ok and not missing
             failures += 0 if ok else 1
             timing = "" if p.ratio is None else f"  {p.student_ms:.4g} ms vs {p.reference_ms:.4g} ms = {p.ratio:.2f}x"

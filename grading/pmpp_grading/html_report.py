@@ -43,7 +43,7 @@ pre{background:#f6f6f6;border:1px solid #ddd;padding:.5em;overflow-x:auto;white-
 .note{color:#555}
 .warn{background:#fff3cd;padding:.5em;border:1px solid #e0c97a}
 figure{display:inline-block;margin:.3em;vertical-align:top}
-figure img{max-width:22em;max-height:22em;border:1px solid #ccc;image-rendering:pixelated}
+figure img{min-width:8em;max-width:22em;max-height:22em;border:1px solid #ccc;image-rendering:pixelated}
 figcaption{font-size:.8em;color:#555;max-width:22em;word-break:break-all}
 .group{margin:.5em 0 1em}
 """
@@ -98,7 +98,8 @@ def excerpt(path: str) -> Optional[str]:
 def _environment(doc: dict) -> str:
     env = doc.get("environment", {})
     rubric = doc.get("rubric", {})
-    rows = [("student", doc.get("student")), ("GPU", env.get("gpu") or "no GPU found"), ("sandbox", env.get("sandbox")),
+    rows = [("student", doc.get("student")), ("GPU", env.get("gpu") or "no GPU found"), ("node", env.get("node")),
+            ("Slurm job", env.get("slurm_job")), ("sandbox", env.get("sandbox")),
             ("driver", env.get("driver")), ("CUDA runtime", env.get("cuda_runtime")), ("nvcc", env.get("nvcc")),
             ("compute capability", env.get("compute_capability")),
             ("device profile", (env.get("device_profile") + ": shapes and sizes as on that GPU, timings this GPU's")
@@ -107,6 +108,7 @@ def _environment(doc: dict) -> str:
             ("date", doc.get("date")), ("finished", doc.get("finished") or "not finished"),
             ("grading time", f"{float(doc.get('wall_s', 0.0)):.0f} s"), ("graded from", doc.get("source")),
             ("tree", doc.get("tree")), ("rubric", f"{rubric.get('path', '?')} (digest {rubric.get('digest', '?')})")]
+    rows = [(k, v) for k, v in rows if v is not None or k not in ("node", "Slurm job")]  # a local batch has no job
     body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v if v is not None else '-')}</td></tr>" for k, v in rows)
     return f'<table class="env">{body}</table>'
 

@@ -341,20 +341,21 @@ class Browser:
 
     # -- one page --
 
-    def inspect(self, path: str, screenshot: Optional[str] = None, max_height: Optional[int] = None) -> PageReport:
+    def inspect(self, path: str, screenshot: Optional[str] = None, max_height: Optional[int] = None,
+                from_id: Optional[str] = None) -> PageReport:
         """Opens `path` (an HTML file) in a new tab and returns its PageReport; with `screenshot`,
         writes a PNG of the page there (its top `max_height` CSS pixels when given)."""
         report = PageReport(path=path)
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         try:
-            self._inspect(session, os.path.abspath(path), report, screenshot, max_height)
+            self._inspect(session, os.path.abspath(path), report, screenshot, max_height, from_id)
         finally:
             self.call("Target.closeTarget", {"targetId": target})
         return report
 
     def _inspect(self, session: str, path: str, report: PageReport, screenshot: Optional[str],
-                 max_height: Optional[int]) -> None:
+                 max_height: Optional[int], from_id: Optional[str] = None) -> None:
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable", session=session)
         self._viewport(session, VIEWPORT_HEIGHT)
@@ -390,7 +391,7 @@ class Browser:
         report.links = [link["href"] for link in facts["links"]]
         report.problems += link_problems(path, facts["links"], facts["anchors"])
         if screenshot:
-            report.screenshot = self._screenshot(session, screenshot, max_height)
+            report.screenshot = self._screenshot(session, screenshot, max_height, from_id)
         self._settle(watcher, LOAD_TIMEOUT_S)
         report.problems = list(dict.fromkeys(report.problems + watcher.problems))  # each once, in order
 
@@ -421,18 +422,25 @@ class Browser:
         size = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
         return int(size.get("height", VIEWPORT_HEIGHT)) + 1
 
-    def _screenshot(self, session: str, path: str, max_height: Optional[int]) -> str:
+    def _screenshot(self, session: str, path: str, max_height: Optional[int], from_id: Optional[str] = None) -> str:
         # The page's own height, not the viewport's (a short page would end in white space).
         bottom = self.call("Runtime.evaluate", {"returnByValue": True, "expression":
                            "Math.ceil(document.body.getBoundingClientRect().bottom"
                            " + parseFloat(getComputedStyle(document.body).marginBottom || 0))"}, session=session)
         height = min(self._content_height(session), max(int(bottom.get("result", {}).get("value") or 0), 1)
                      or VIEWPORT_HEIGHT)
+        top = 0
+        if from_id:  # from the element with this id down (a report's exercise: "p-04_circle_renderer")
+            found = self.call("Runtime.evaluate", {"returnByValue": True, "expression":
+                              f"(e => e ? Math.floor(e.getBoundingClientRect().top + window.scrollY) : 0)"
+                              f"(document.getElementById({json.dumps(from_id)}))"}, session=session)
+            top = max(0, min(int(found.get("result", {}).get("value") or 0), height - 1))
+        height -= top
         if max_height:
             height = min(height, max_height)
         shot = self.call("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True, "fromSurface": True,
-            "clip": {"x": 0, "y": 0, "width": SCREENSHOT_WIDTH, "height": height, "scale": 1}},
+            "clip": {"x": 0, "y": top, "width": SCREENSHOT_WIDTH, "height": height, "scale": 1}},
             session=session, timeout=LOAD_TIMEOUT_S)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
@@ -527,6 +535,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("pages", nargs="+", metavar="REPORT_DIR_OR_HTML")
     parser.add_argument("--screenshots", metavar="DIR", help="write a PNG of each page into DIR")
     parser.add_argument("--max-height", metavar="PX", type=int, help="crop each screenshot to its top PX pixels")
+    parser.add_argument("--from-id", metavar="ID", help="each screenshot from the element with this id down "
+                        "(e.g. p-04_circle_renderer: that exercise's part of a report)")
     args = parser.parse_args(argv)
     pages = [p for a in args.pages for p in pages_of(a)]
     missing = [p for p in pages if not os.path.isfile(p)]
@@ -540,7 +550,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         with Browser() as browser:
             for page in pages:
                 shot = os.path.join(args.screenshots, names[page]) if args.screenshots else None
-                report = browser.inspect(page, screenshot=shot, max_height=args.max_height)
+                report = browser.inspect(page, screenshot=shot, max_height=args.max_height, from_id=args.from_id)
                 bad += bool(report.problems)
                 verdict = "ok" if not report.problems else f"{len(report.problems)} problem(s)"
                 print(f"{page}: {verdict} ({report.loaded_images}/{len(report.images)} images, "

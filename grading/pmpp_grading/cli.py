@@ -326,6 +326,20 @@ class Grading:
                 shutil.rmtree(tree, ignore_errors=True)
         return doc
 
+    def sandbox_slot(self, closed: List[str]):
+        """As root, a sandbox of its own for one worker (sandbox.Sandbox), with `closed` (the
+        reports, the submissions) taken from other users; None without the sandbox. The reports
+        folder, by default beside other gradings' (build/grading/), is closed with them."""
+        if not self.fence.enabled:
+            return None
+        from .sandbox import SandboxError
+        try:
+            sandbox = self.fence.new_slot()
+        except SandboxError as e:
+            raise UsageError(f"the sandbox: {e}") from None
+        self.fence.lock_down(closed + ([] if self.args.output else [os.path.dirname(closed[0])]))
+        return sandbox
+
     # -- the three modes --
 
     def working_tree(self, seed: int) -> List[dict]:
@@ -359,15 +373,7 @@ class Grading:
 
         def go():
             base, exercises = self.prepare_base(out, settings)
-            sandbox = None
-            if self.fence.enabled:
-                from .sandbox import SandboxError
-                try:
-                    sandbox = self.fence.new_slot()
-                except SandboxError as e:
-                    raise UsageError(f"the sandbox: {e}") from None
-                # The reports (and the clean tree in OUT/base), by default beside other gradings'.
-                self.fence.lock_down([out, submission] + ([] if self.args.output else [os.path.dirname(out)]))
+            sandbox = self.sandbox_slot([out, submission])
             docs.append(self.grade_submission(name, submission, out, base, exercises, settings, self.gpus[0],
                                               sandbox))
 
@@ -448,16 +454,12 @@ class Grading:
             errors: List[BaseException] = []
 
             def worker(gpu: Optional[str]) -> None:
-                sandbox = None  # this slot's: its students are graded one after another, cleaned between
-                if self.fence.enabled:
-                    from .sandbox import SandboxError
-                    try:
-                        sandbox = self.fence.new_slot()
-                        self.fence.lock_down([out, root] + ([] if self.args.output else [os.path.dirname(out)]))
-                    except SandboxError as e:
-                        self.progress("grader", f"the sandbox: {e}: stopping")
-                        self.stop.stop()
-                        return
+                try:  # this slot's sandbox: its students are graded one after another, cleaned between
+                    sandbox = self.sandbox_slot([out, root])
+                except UsageError as e:
+                    self.progress("grader", f"{e}: stopping")
+                    self.stop.stop()
+                    return
                 while not self.stop.event.is_set():
                     try:
                         d = pending.get_nowait()
@@ -508,14 +510,7 @@ class Grading:
         self.base_description = self.base_source(out)
         settings = self.settings(setup.seed, 1)
         gpu = self.gpus[0]
-        sandbox = None
-        if self.fence.enabled:
-            from .sandbox import SandboxError
-            try:
-                sandbox = self.fence.new_slot()
-            except SandboxError as e:
-                raise UsageError(f"the sandbox: {e}") from None
-            self.fence.lock_down([out, setup.root])
+        sandbox = self.sandbox_slot([out, setup.root])
         docs: List[dict] = []
 
         def go():

@@ -296,24 +296,7 @@ class Sandbox:
 
     def processes(self) -> List[int]:
         """The live processes whose real, effective, saved or file-system uid is the user's."""
-        found = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/status") as f:
-                    status = f.read()
-            except OSError:
-                continue  # gone meanwhile
-            uids, state = [], ""
-            for line in status.splitlines():
-                if line.startswith("Uid:"):
-                    uids = [int(x) for x in line.split()[1:]]
-                elif line.startswith("State:"):
-                    state = line.split()[1]
-            if self.uid in uids and state != "Z":  # a zombie holds nothing but its pid
-                found.append(int(entry))
-        return found
+        return processes_of({self.uid})
 
     def kill_all(self) -> None:
         """Kills every process of the user, those that left their process group or session too:
@@ -344,6 +327,30 @@ class Sandbox:
         for directory in CLEANED_DIRS:
             _remove_owned(directory, self.uid, depth=4)
         _remove_ipc(self.uid)
+
+
+def processes_of(uids: Iterable[int]) -> List[int]:
+    """The live processes (not zombies: a zombie holds nothing but its pid) any of whose real,
+    effective, saved or file-system uids is one of `uids`."""
+    wanted = set(uids)
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as f:
+                status = f.read()
+        except OSError:
+            continue  # gone meanwhile
+        ids, state = set(), ""
+        for line in status.splitlines():
+            if line.startswith("Uid:"):
+                ids = {int(x) for x in line.split()[1:]}
+            elif line.startswith("State:"):
+                state = line.split()[1]
+        if ids & wanted and state != "Z":
+            found.append(int(entry))
+    return found
 
 
 def _exists_at(dir_fd: int, name: str) -> bool:

@@ -51,21 +51,6 @@ def can_sandbox():
     return None
 
 
-def processes_of(uids):
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/status") as f:
-                status = f.read()
-        except OSError:
-            continue
-        uid_line = next((l for l in status.splitlines() if l.startswith("Uid:")), "Uid: -1")
-        state = next((l for l in status.splitlines() if l.startswith("State:")), "State: ?").split()[1]
-        if state != "Z" and set(int(x) for x in uid_line.split()[1:]) & uids:
-            found.append(int(entry))
-    return found
 
 
 def texts_below(folder):
@@ -180,7 +165,7 @@ class AStudentAttacksTheOthers(unittest.TestCase):
         self.assertTrue(daemons)
         self.assertEqual([p for p in daemons if alive(p)], [])
         used = {pwd.getpwnam(d["environment"]["sandbox"].split()[1]).pw_uid for d in self.docs.values()}
-        self.assertEqual(processes_of(used), [])
+        self.assertEqual(sandbox.processes_of(used), [])
         self.assertEqual(os.listdir(self.sandboxes), [])
 
     def test_the_reports_and_submissions_are_closed_to_the_sandbox_users(self):

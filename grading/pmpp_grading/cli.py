@@ -467,8 +467,10 @@ class Grading:
                         return
                     name = names[d]
                     try:
-                        doc = self.grade_submission(name, os.path.join(root, d), os.path.join(out, "students", name),
-                                                    base, exercises, settings, gpu, sandbox)
+                        with slurm.StateFile(out, name):  # --status reads it, for a local batch too
+                            doc = self.grade_submission(name, os.path.join(root, d),
+                                                        os.path.join(out, "students", name), base, exercises,
+                                                        settings, gpu, sandbox)
                         score, max_score = reports.totals(doc)
                         self.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} "
                                             f"in {doc['wall_s']:.0f} s")

@@ -17,7 +17,8 @@ in the round's folder (and printed by --slurm-dry-run, which submits nothing).
 Running the same command again submits a new round for the students without a finished report
 (a task that died, a node that failed) and not running or waiting now; `run_all.sh --status
 OUT` counts done, running, waiting and failed students from the reports, the state files each
-task keeps fresh, and squeue."""
+task keeps fresh, and squeue (for a local batch, whose workers keep the same state files, from
+the first two)."""
 from __future__ import annotations
 
 import json
@@ -33,7 +34,7 @@ from typing import Dict, List, Optional, Tuple
 from . import reports
 
 SLURM_DIR = "slurm"
-STATE_DIR = "state"          # OUT/slurm/state/<student>.json: the task's word on that student
+STATE_DIR = "state"          # OUT/slurm/state/<student>.json: the task's (or local worker's) word
 HEARTBEAT_S = 15.0           # a running task rewrites its student's state file this often
 STALE_S = 4 * HEARTBEAT_S    # ... and a state file older than this is a task that died
 DONE, RUNNING, WAITING, FAILED = "done", "running", "waiting", "failed"
@@ -168,6 +169,9 @@ def student_states(out: str, students: Dict[str, str], now: Optional[float] = No
             states[name] = RUNNING
         elif doc.get("complete"):
             states[name] = DONE
+        elif not plan:
+            # A local batch: a report cut short failed; a student without one is still to come.
+            states[name] = FAILED if doc or state else WAITING
         elif name in task_of and queue is not None and queue.get(task_of[name]) in ("PENDING", "RUNNING",
                                                                                    "CONFIGURING", "REQUEUED"):
             # Running but not yet on this student (an earlier one of its pack), or not started.

@@ -250,6 +250,23 @@ class WithoutACluster(unittest.TestCase):
                          {"done": "done", "running": "running", "stale": "failed", "waiting": "waiting",
                           "stopped": "failed"})
 
+    def test_the_status_of_a_local_batch_counts_its_students(self):
+        p = self.course.run("--submissions", self.root, "--seed", "9", "--no-sandbox", "--gpus", "0")
+        self.assertEqual(p.returncode, 0, p.stdout)
+        status = self.course.run("--status", self.course.out)
+        self.assertIn("5 students: 5 done, 0 running, 0 waiting, 0 failed", status.stdout)
+        doc = os.path.join(self.course.out, "students", "s1", "grade.json")
+        with open(doc) as f:
+            cut = json.load(f)
+        cut["complete"] = False  # a grading cut short
+        with open(doc, "w") as f:
+            json.dump(cut, f)
+        shutil.rmtree(os.path.join(self.course.out, "students", "s4"))  # one not graded yet
+        os.remove(os.path.join(self.course.out, "slurm", "state", "s4.json"))
+        status = self.course.run("--status", self.course.out).stdout
+        self.assertIn("5 students: 3 done, 0 running, 1 waiting, 1 failed", status)
+        self.assertIn("failed: s1", status)
+
     def test_a_pending_range_of_an_array_counts_each_task(self):
         class Fake:
             returncode, stderr = 0, ""

@@ -12,6 +12,12 @@ Modules:
   tree         the clean tree a submission is graded in, and the overlay of the student's files
   runner       builds, the forbidden-API check, one process per part under a timeout
   sanitizer    sanitize parts: compute-sanitizer found, its report read, a tool's run judged
-  cli          the command line of grading/run_all.sh: one tree, one submission, or a batch
+  sandbox      as root: each student's code as an unprivileged user of its own, results copied back
+  session      one run of the grader: the clean tree, one student's tree graded, the working tree
+               and one-submission modes
+  batch        a folder of submissions: here, one student per GPU, or as a Slurm job array's tasks
+  slurm        the Slurm side of a batch: job scripts, sbatch, squeue, the tasks' state files
+  errors       UsageError, which run_all.sh prints before exiting 2
+  cli          the command line of grading/run_all.sh: its options, and which mode they ask for
   release      grading/make_student_release.sh: the students' copy, reference answers compiled
 """

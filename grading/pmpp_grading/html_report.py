@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional
 from urllib.parse import quote
 
 from . import pictures, scoring
-from .reports import fmt_points as _points, parts_of, totals
+from .scoring import fmt_points as _points, parts_of, totals
 from .scoring import PartResult
 
 EXCERPT_HEAD_LINES = 8

@@ -14,10 +14,21 @@ import tempfile
 import xml.etree.ElementTree as ET
 from typing import Dict, Iterable, List, Optional
 
-from . import scoring
-from .scoring import PartResult
+from . import html_report, scoring
+# Every report's sums and number format, kept here under their old names for the callers.
+from .scoring import PartResult, fmt_points, parts_of, totals  # noqa: F401
 
 GRADE_SCHEMA = "pmpp.grade.v1"
+
+
+def read_json(path: str) -> Optional[dict]:
+    """A JSON file the grader wrote (a grade.json, a batch's or a round's record); None when it is
+    missing or unreadable (a run stopped while writing it never leaves half a file: below)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -32,15 +43,6 @@ def write_atomically(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
-
-
-def parts_of(doc: dict) -> List[PartResult]:
-    return [PartResult.from_json(p) for e in doc.get("exercises", []) for p in e.get("parts", [])]
-
-
-def totals(doc: dict) -> (float, float):
-    parts = parts_of(doc)
-    return round(sum(p.points for p in parts), 2), round(sum(p.max_points for p in parts), 2)
 
 
 def environment_line(doc: dict) -> str:
@@ -63,10 +65,6 @@ def _ms(v: Optional[float]) -> str:
 
 def _ratio(v: Optional[float]) -> str:
     return "-" if v is None else f"{v:.2f}x"
-
-
-def fmt_points(v: float) -> str:
-    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
 
 
 def file_notes(doc: dict) -> List[str]:
@@ -180,7 +178,6 @@ def write_student_reports(doc: dict, directory: str) -> None:
     write_atomically(os.path.join(directory, "results.json"), json.dumps(gradescope(doc), indent=1) + "\n")
     write_atomically(os.path.join(directory, "junit.xml"), junit(doc))
     write_atomically(os.path.join(directory, "report.txt"), terminal_table(doc))
-    from . import html_report  # it uses this module's formatting: imported once this one is
     write_atomically(os.path.join(directory, "report.html"), html_report.student_html(doc, directory))
 
 
@@ -265,5 +262,4 @@ def write_batch_reports(docs: Iterable[dict], directory: str) -> None:
     write_atomically(os.path.join(directory, "scores.csv"), scores)
     write_atomically(os.path.join(directory, "totals.csv"), tot)
     write_atomically(os.path.join(directory, "summary.txt"), batch_table(docs))
-    from . import html_report
     write_atomically(os.path.join(directory, "index.html"), html_report.index_html(docs, directory))

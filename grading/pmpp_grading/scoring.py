@@ -435,3 +435,18 @@ def worst_status(results: List[PartResult]) -> str:
 
 def gradescope_status(result: PartResult) -> str:
     return "passed" if result.status == PASSED and result.points >= result.max_points - 1e-9 else "failed"
+
+
+# ---- a student's record (grade.json) summed up: what every report prints ----------------------
+
+def parts_of(doc: dict) -> List[PartResult]:
+    return [PartResult.from_json(p) for e in doc.get("exercises", []) for p in e.get("parts", [])]
+
+
+def totals(doc: dict) -> (float, float):
+    parts = parts_of(doc)
+    return round(sum(p.points for p in parts), 2), round(sum(p.max_points for p in parts), 2)
+
+
+def fmt_points(v: float) -> str:
+    return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))

@@ -44,14 +44,6 @@ class SlurmUsageError(Exception):
     pass
 
 
-def _read_json(path: str) -> Optional[dict]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def slurm_command(name: str) -> str:
     found = shutil.which(name)
     if not found:
@@ -75,7 +67,7 @@ def rounds(out: str) -> List[str]:
 
 def latest_plan(out: str) -> Optional[dict]:
     for folder in reversed(rounds(out)):
-        plan = _read_json(os.path.join(folder, "plan.json"))
+        plan = reports.read_json(os.path.join(folder, "plan.json"))
         if plan:
             return plan
     return None
@@ -162,8 +154,8 @@ def student_states(out: str, students: Dict[str, str], now: Optional[float] = No
     task_of = {name: str(i) for i, pack in enumerate(plan["tasks"]) for name in pack} if plan else {}
     states = {}
     for name in students.values():
-        doc = _read_json(os.path.join(out, "students", name, "grade.json")) or {}
-        state = _read_json(os.path.join(out, SLURM_DIR, STATE_DIR, name + ".json")) or {}
+        doc = reports.read_json(os.path.join(out, "students", name, "grade.json")) or {}
+        state = reports.read_json(os.path.join(out, SLURM_DIR, STATE_DIR, name + ".json")) or {}
         fresh = state.get("state") == RUNNING and now - float(state.get("updated", 0)) < STALE_S
         if fresh:
             states[name] = RUNNING
@@ -251,105 +243,3 @@ def allocated_cores() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 2
-
-
-# ---- the grader's side: submitting a round, and the jobs' three tasks -------------------------
-
-def grader_args(args, setup) -> List[str]:
-    """The options every job passes to run_all.sh: those of the submitting command that decide
-    how students are graded, the batch's folders and its seed."""
-    out = ["--submissions", setup.root, "--output", setup.out, "--seed", str(setup.seed)]
-    path = lambda p: None if p is None else os.path.abspath(p)  # noqa: E731 - a job starts elsewhere
-    for option, value in (("--repo", path(args.repo)), ("--rubric", path(args.rubric)),
-                          ("--exercises", args.exercises), ("--timeout", args.timeout),
-                          ("--build-timeout", args.build_timeout), ("--arch", args.arch), ("--jobs", args.jobs),
-                          ("--base", args.base), ("--sandbox-dir", path(getattr(args, "sandbox_dir", None)))):
-        if value is not None:
-            out += [option, str(value)]
-    for flag in ("quiet", "keep_trees", "no_sandbox", "regrade"):
-        if getattr(args, flag, False):
-            out.append("--" + flag.replace("_", "-"))
-    return out
-
-
-def submit(g, setup, run_all: str) -> int:
-    """A new round for the students without a finished report that no task holds now; prints
-    what it submitted (or, with --slurm-dry-run, what it would)."""
-    args = g.args
-    dry = args.slurm_dry_run
-    if not dry:
-        slurm_command("sbatch")
-    states = student_states(setup.out, setup.names) if rounds(setup.out) else {}
-    busy = [d for d in setup.students if states.get(setup.names[d]) in (RUNNING, WAITING)]
-    for d in busy:
-        g.progress(setup.names[d], f"{states[setup.names[d]]} in an earlier round: not submitted again")
-    todo = [d for d in g.ungraded(setup) if d not in busy]
-    if not todo:
-        g.progress("grader", "every student has a finished report or a task: nothing to submit "
-                             f"(run_all.sh --status {setup.out})")
-        return 0
-    task_packs = packs([setup.names[d] for d in todo], args.pack)
-    number = len(rounds(setup.out)) + 1
-    round_dir = os.path.join(setup.out, SLURM_DIR, f"round-{number}")
-    user_args = shlex.split(args.slurm_args or "")
-    scripts = job_scripts(run_all, grader_args(args, setup), round_dir, len(task_packs), args.max_parallel,
-                          user_args)
-    plan = {"round": number, "submissions": setup.root, "seed": setup.seed, "pack": args.pack,
-            "tasks": task_packs, "folders": {setup.names[d]: d for d in todo}, "submitted": time.time()}
-    if dry:
-        print(f"# --slurm-dry-run: round {number} of {setup.out}: {len(todo)} student(s) in {len(task_packs)} "
-              f"task(s); nothing submitted")
-        for kind in ("prepare", "grade", "collect"):
-            text, extra = scripts[kind]
-            dep = {"prepare": [], "grade": ["--dependency=afterok:<prepare>", "--kill-on-invalid-dep=yes"],
-                   "collect": ["--dependency=afterany:<prepare>:<grade>"]}[kind]
-            print(f"\n# sbatch --parsable {' '.join(shlex.quote(o) for o in dep + extra)} {kind}.sbatch\n{text}")
-        print("# tasks: " + "; ".join(f"{i}: {', '.join(p)}" for i, p in enumerate(task_packs)))
-        return 0
-    os.makedirs(os.path.join(round_dir, "logs"), exist_ok=True)
-    paths = {}
-    for kind, (text, _) in scripts.items():
-        paths[kind] = os.path.join(round_dir, f"{kind}.sbatch")
-        reports.write_atomically(paths[kind], text)
-    # The plan first: a task may start the moment its array is submitted.
-    reports.write_atomically(os.path.join(round_dir, "plan.json"), json.dumps(plan, indent=1) + "\n")
-    g.prepare_base(setup.out, g.settings(setup.seed, 1), build=False)
-    prepare = sbatch(paths["prepare"], scripts["prepare"][1])
-    grade = sbatch(paths["grade"], ["--dependency=afterok:" + prepare, "--kill-on-invalid-dep=yes",
-                                    *scripts["grade"][1]])
-    collect = sbatch(paths["collect"], [f"--dependency=afterany:{prepare}:{grade}", *scripts["collect"][1]])
-    plan.update(prepare_job=prepare, array_job=grade, collect_job=collect)
-    reports.write_atomically(os.path.join(round_dir, "plan.json"), json.dumps(plan, indent=1) + "\n")
-    g.progress("grader", f"round {number}: {len(todo)} student(s) in {len(task_packs)} task(s): jobs {prepare} "
-                         f"(prepare), {grade} (array), {collect} (collect); scripts in {round_dir}")
-    g.progress("grader", f"follow it with: grading/run_all.sh --status {setup.out}")
-    return 0
-
-
-def run_task(g, setup, kind: str) -> List[dict]:
-    """What one job does (--slurm-task): prepare builds OUT/base, grade grades the students of
-    $SLURM_ARRAY_TASK_ID one after another, collect writes the batch's reports."""
-    from .cli import UsageError  # noqa: circular at import time only
-    out = setup.out
-    round_dir = os.path.abspath(g.args.slurm_round)
-    plan = _read_json(os.path.join(round_dir, "plan.json"))
-    if not plan:
-        raise UsageError(f"--slurm-round: no plan.json in {round_dir}")
-    g.progress("grader", f"{kind} task of round {plan['round']} on {socket.gethostname()} (job {job_name() or '?'})")
-    if kind == "prepare":
-        # OUT/base as the submitting command made it (the course may have changed since).
-        base = os.path.join(out, "base")
-        g.build_base(out, base, g.infos(base), g.settings(setup.seed, 1))
-        return []
-    if kind == "collect":
-        docs = g.all_docs(out)
-        reports.write_batch_reports(docs, out)
-        print(reports.batch_table(docs) + "\n" + status_text(out, setup.names), flush=True)
-        return docs
-    index = os.environ.get("SLURM_ARRAY_TASK_ID", "")
-    if not index.isdigit() or int(index) >= len(plan["tasks"]):
-        raise UsageError(f"--slurm-task grade: SLURM_ARRAY_TASK_ID is '{index}', the plan has {len(plan['tasks'])} "
-                         "task(s)")
-    names = plan["tasks"][int(index)]
-    return g.grade_pack(setup, [plan["folders"][n] for n in names], plan.get("array_job") or
-                        os.environ.get("SLURM_ARRAY_JOB_ID", ""))

@@ -15,7 +15,7 @@ import unittest
 
 from unittest import mock
 
-from pmpp_grading import cli, course, runner, scoring
+from pmpp_grading import course, runner, scoring, session
 from pmpp_grading.rubric import CHECK, Part, parse_rubric
 from machine import MACHINE_VARIABLES, StandInMachine
 from processes import alive
@@ -267,23 +267,23 @@ class TheMachinesGpus(unittest.TestCase):
 
     def test_every_gpu_nvidia_smi_lists(self):
         self.machine(("0", "3"))
-        self.assertEqual(cli.visible_gpus(None), ["0", "3"])
+        self.assertEqual(session.visible_gpus(None), ["0", "3"])
 
     def test_named_gpus_and_cuda_visible_devices_come_first(self):
         self.machine(("0", "3"))
-        self.assertEqual(cli.visible_gpus("2, 5"), ["2", "5"])
+        self.assertEqual(session.visible_gpus("2, 5"), ["2", "5"])
         os.environ["CUDA_VISIBLE_DEVICES"] = "1"
-        self.assertEqual(cli.visible_gpus(None), ["1"])
+        self.assertEqual(session.visible_gpus(None), ["1"])
 
     def test_no_gpu_when_nvidia_smi_fails(self):
         self.machine(())
-        self.assertEqual(cli.visible_gpus(None), [None])
+        self.assertEqual(session.visible_gpus(None), [None])
 
     def test_no_gpu_when_there_is_no_nvidia_smi(self):
         tools = self.machine(("0",))
         os.remove(os.path.join(tools, "nvidia-smi"))
         os.environ["PATH"] = tools  # nothing else: no nvidia-smi anywhere
-        self.assertEqual(cli.visible_gpus(None), [None])
+        self.assertEqual(session.visible_gpus(None), [None])
         env = runner.gpu_environment("0", os.path.join(tools, "nvcc"))
         self.assertEqual((env["gpu"], env["driver"], env["nvcc"]), (None, None, "13.0"))
 

@@ -56,11 +56,12 @@ def batch_setup(g, seed_arg: Optional[int], record: bool = True) -> BatchSetup:
             g.progress("grader", f"note: students graded earlier in {out} used seed {recorded['seed']}")
         if recorded.get("rubric_digest") not in (None, g.rubric.digest):
             g.progress("grader", "note: the rubric changed since earlier students were graded (--regrade "
-                                    "grades them again)")
+                                 "grades them again)")
         os.makedirs(out, exist_ok=True)
         reports.write_atomically(batch_file, json.dumps({"submissions": root, "seed": seed,
                                                          "rubric_digest": g.rubric.digest}, indent=1) + "\n")
     return BatchSetup(root, out, students, names, seed)
+
 
 def ungraded(g, setup: BatchSetup, say: bool = True) -> List[str]:
     """The students (folders) without a finished report, or every one with --regrade."""
@@ -71,10 +72,23 @@ def ungraded(g, setup: BatchSetup, say: bool = True) -> List[str]:
             if say:
                 score, max_score = reports.totals(doc)
                 g.progress(setup.names[d], f"already graded ({reports.fmt_points(score)}/"
-                                              f"{reports.fmt_points(max_score)}): skipped (--regrade grades again)")
+                                           f"{reports.fmt_points(max_score)}): skipped (--regrade grades again)")
         else:
             todo.append(d)
     return todo
+
+def grade_student(g, setup: BatchSetup, folder: str, base: str, exercises, settings, gpu: Optional[str],
+                  sandbox) -> dict:
+    """One student of the batch (a local worker's or a Slurm task's), with its state file kept
+    fresh meanwhile (--status reads it); says the score when done."""
+    name = setup.names.get(folder, safe_name(folder))
+    with slurm.StateFile(setup.out, name):
+        doc = g.grade_submission(name, os.path.join(setup.root, folder), os.path.join(setup.out, "students", name),
+                                 base, exercises, settings, gpu, sandbox)
+    score, max_score = reports.totals(doc)
+    g.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} in {doc['wall_s']:.0f} s")
+    return doc
+
 
 def grade_batch(g, seed_arg: Optional[int]) -> List[dict]:
     """A folder of submissions graded here, one student per GPU at a time (resumable)."""
@@ -114,13 +128,7 @@ def grade_batch(g, seed_arg: Optional[int]) -> List[dict]:
                     return
                 name = names[d]
                 try:
-                    with slurm.StateFile(out, name):  # --status reads it, for a local batch too
-                        doc = g.grade_submission(name, os.path.join(root, d),
-                                                    os.path.join(out, "students", name), base, exercises,
-                                                    settings, gpu, sandbox)
-                    score, max_score = reports.totals(doc)
-                    g.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} "
-                                        f"in {doc['wall_s']:.0f} s")
+                    grade_student(g, setup, d, base, exercises, settings, gpu, sandbox)
                 except Interrupted:
                     return
                 except Exception as e:  # one student's broken folder must not stop the batch
@@ -168,13 +176,7 @@ def grade_pack(g, setup: BatchSetup, folders: List[str], array_job: str) -> List
                     == array_job:
                 g.progress(name, "graded by this array already: skipped")
                 continue
-            with slurm.StateFile(out, name):
-                doc = g.grade_submission(name, os.path.join(setup.root, d), os.path.join(out, "students", name),
-                                            base, exercises, settings, gpu, sandbox)
-            score, max_score = reports.totals(doc)
-            g.progress(name, f"done: {reports.fmt_points(score)}/{reports.fmt_points(max_score)} "
-                                f"in {doc['wall_s']:.0f} s")
-            docs.append(doc)
+            docs.append(grade_student(g, setup, d, base, exercises, settings, gpu, sandbox))
 
     run_guarded(go, g.stop)
     return docs

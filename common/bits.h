@@ -3,12 +3,7 @@
 
 #include <cstdint>
 
-// A function for the host and the device alike (every common header's inline helpers use it).
-#ifdef __CUDACC__
-#define PMPP_HD __host__ __device__ __forceinline__
-#else
-#define PMPP_HD inline
-#endif
+#include "common/host_device.h"  // PMPP_HD
 
 namespace pmpp {
 

@@ -34,11 +34,11 @@ struct Mismatch {
 
 struct CheckResult {
     bool ok = true;
-    std::size_t checked = 0;     // elements examined
+    std::size_t checked = 0;  // elements examined
     std::size_t mismatches = 0;  // elements that differ (or the size of the violation)
-    std::vector<Mismatch> first; // the first few, in index order
-    std::string message;         // one line: what is wrong
-    std::string hint;            // optional: what the pattern of the differences shows (check_hints.h)
+    std::vector<Mismatch> first;  // the first few, in index order
+    std::string message;  // one line: what is wrong
+    std::string hint;  // optional: what the pattern of the differences shows (check_hints.h)
 
     explicit operator bool() const { return ok; }
     // Multi-line human report: message, then "  [index] expected E, got A" lines, then the hint.
@@ -106,7 +106,8 @@ CheckResult compare_exact(const T* expected, const T* actual, std::size_t n, std
 }
 
 template <typename T>
-CheckResult compare_close(const T* expected, const T* actual, std::size_t n, Tolerance tol, std::size_t max_report = 5) {
+CheckResult compare_close(const T* expected, const T* actual, std::size_t n, Tolerance tol,
+                          std::size_t max_report = 5) {
     static_assert(std::is_floating_point_v<T>);
     return compare_with(
         expected, actual, n,
@@ -148,8 +149,9 @@ CheckResult check_sorted(const T* a, std::size_t n, Less less, std::size_t max_r
             ++r.mismatches;
             if (descents.size() < kMostKept) descents.push_back(i);
             if (r.first.size() < max_report)
-                r.first.push_back({i, "not less than " + format_value(a[i - 1]) + " (element " + std::to_string(i - 1) + ")",
-                                   format_value(a[i])});
+                r.first.push_back(
+                    {i, "not less than " + format_value(a[i - 1]) + " (element " + std::to_string(i - 1) + ")",
+                     format_value(a[i])});
         }
     }
     r.ok = r.mismatches == 0;
@@ -219,8 +221,8 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
             if (r.first.size() < max_report)
                 r.first.push_back({static_cast<std::size_t>(-1), std::to_string(ca) + " x " + value_of(v),
                                    std::to_string(cb) + " x " + value_of(v)});
-            const std::string example = value_of(v) + " (" + std::to_string(ca) + " in the input, " +
-                                        std::to_string(cb) + " in the output)";
+            const std::string example =
+                value_of(v) + " (" + std::to_string(ca) + " in the input, " + std::to_string(cb) + " in the output)";
             if (ca > cb) {
                 lost += ca - cb;
                 if (lost_example.empty()) lost_example = example;
@@ -244,8 +246,8 @@ CheckResult check_permutation(const T* input, const T* output, std::size_t n, st
                        "were never written");
         if (lost > 0 && gained > poison_copies)
             r.add_hint(hints::count_of(lost, "element") + " of the input lost (e.g. " + lost_example + ") and " +
-                       std::to_string(gained - poison_copies) + " extra cop" + (gained - poison_copies == 1 ? "y" : "ies") +
-                       " of others (e.g. " + gained_example +
+                       std::to_string(gained - poison_copies) + " extra cop" +
+                       (gained - poison_copies == 1 ? "y" : "ies") + " of others (e.g. " + gained_example +
                        "): one element was written over another, so its value is lost and the writer's doubled");
     }
     return r;
@@ -323,9 +325,10 @@ CheckResult check_stable_sort(const K* in_keys, const V* in_values, const K* out
         if (keys_right && check_pairs_permutation(in_keys, in_values, out_keys, out_values, n, 0).ok) {
             std::size_t at = 0;
             while (at < n && std::memcmp(&in_values[order[at]], &out_values[at], sizeof(V)) == 0) ++at;
-            r.hint = "the keys are sorted and every (key, value) pair is kept, but equal keys are out of input "
-                     "order (key " + format_value(out_keys[at]) + " at position " + std::to_string(at) +
-                     "): the sort is not stable";
+            r.hint =
+                "the keys are sorted and every (key, value) pair is kept, but equal keys are out of input "
+                "order (key " +
+                format_value(out_keys[at]) + " at position " + std::to_string(at) + "): the sort is not stable";
         }
     }
     return r;

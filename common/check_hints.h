@@ -71,7 +71,7 @@ bool is_poison(const T& v) {
 struct HintContext {
     struct Boundary {
         std::size_t size = 0;  // elements in one block or tile
-        std::string name;      // "block of 256 threads", "scan tile"
+        std::string name;  // "block of 256 threads", "scan tile"
     };
     struct Quantity {
         double value = 0;  // for integers, the value as the output's type holds it (wrapped)
@@ -189,9 +189,9 @@ std::vector<std::string> explain_differences(const T* expected, const T* actual,
         if (same) {
             const std::string name = quantity_named(d, Difference<T>::slack(d, expected[first]), ctx);
             if (wrong >= 2 || !name.empty()) {
-                std::string what = wrong == n ? std::string(n == 1 ? "the element" : "every element")
-                                              : "every wrong element (" + std::to_string(wrong) + " of " +
-                                                    std::to_string(n) + ")";
+                std::string what =
+                    wrong == n ? std::string(n == 1 ? "the element" : "every element")
+                               : "every wrong element (" + std::to_string(wrong) + " of " + std::to_string(n) + ")";
                 std::string text = what + " is off by the same amount: actual - expected = ";
                 if constexpr (std::is_integral_v<T>)
                     text += std::to_string(static_cast<long long>(d));
@@ -214,11 +214,13 @@ std::vector<std::string> explain_differences(const T* expected, const T* actual,
         const std::size_t left_exempt = last == n - 1 ? 1 : 0;  // the last element has no right neighbour
         const std::size_t right_exempt = first == 0 ? 1 : 0;
         if (left >= 2 && left + left_exempt == wrong)
-            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i + 1] (every value "
-                          "one place early: an inclusive result where an exclusive one is asked, or an index one off)");
+            out.push_back(
+                "shifted one place: at every wrong element, actual[i] = expected[i + 1] (every value "
+                "one place early: an inclusive result where an exclusive one is asked, or an index one off)");
         else if (right >= 2 && right + right_exempt == wrong)
-            out.push_back("shifted one place: at every wrong element, actual[i] = expected[i - 1] (every value "
-                          "one place late: an exclusive result where an inclusive one is asked, or an index one off)");
+            out.push_back(
+                "shifted one place: at every wrong element, actual[i] = expected[i - 1] (every value "
+                "one place late: an exclusive result where an inclusive one is asked, or an index one off)");
     }
 
     // From a block or tile boundary to the end.
@@ -227,9 +229,10 @@ std::vector<std::string> explain_differences(const T* expected, const T* actual,
     if (size > 0 && wrong >= 2 && last == n - 1 && wrong * 10 >= (n - first) * 9) {
         const std::size_t tail = n - first;
         if (tail < size)
-            out.push_back("only the last " + count_of(tail, "element") + " differ" + (tail == 1 ? "s" : "") +
-                          ", from " + describe_index(first, ctx) + ": the tail past the last full " +
-                          (name.empty() ? "block of " + std::to_string(size) : name + " (of " + std::to_string(size) + ")"));
+            out.push_back(
+                "only the last " + count_of(tail, "element") + " differ" + (tail == 1 ? "s" : "") + ", from " +
+                describe_index(first, ctx) + ": the tail past the last full " +
+                (name.empty() ? "block of " + std::to_string(size) : name + " (of " + std::to_string(size) + ")"));
         else
             out.push_back("right before " + describe_index(first, ctx) + ", wrong from there to the end (" +
                           std::to_string(wrong) + " of the " + std::to_string(tail) + " elements from there differ)");

@@ -53,8 +53,7 @@ bool parse_size(const std::string& raw, std::size_t& out, std::string& error, st
         std::size_t op = rest.find_first_of("+-");
         std::string exp_s = rest.substr(0, op);
         u128 base = 0, exponent = 0, offset = 0;
-        if (!parse_decimal(base_s, base) || !parse_decimal(exp_s, exponent) || exponent > 62 ||
-            (!shift && base != 2)) {
+        if (!parse_decimal(base_s, base) || !parse_decimal(exp_s, exponent) || exponent > 62 || (!shift && base != 2)) {
             error = "size '" + raw + "' is not of the form 2^K, 2^K+C, 2^K-C or 1<<K (K <= 62)";
             return false;
         }
@@ -113,9 +112,12 @@ bool parse_u64(const std::string& raw, std::uint64_t& out) {
         for (std::size_t i = 2; i < text.size(); ++i) {
             const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
             int d;
-            if (c >= '0' && c <= '9') d = c - '0';
-            else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-            else return false;
+            if (c >= '0' && c <= '9')
+                d = c - '0';
+            else if (c >= 'a' && c <= 'f')
+                d = c - 'a' + 10;
+            else
+                return false;
             v = v * 16 + static_cast<std::uint64_t>(d);
         }
         out = v;
@@ -189,12 +191,22 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
             if (has_inline) throw UsageError("option --" + name + " takes no value");
         };
 
-        if (name == "help") { no_value(); o.help = true; }
-        else if (name == "list") { no_value(); o.list = true; }
-        else if (name == "check") { no_value(); o.check = true; }
-        else if (name == "bench") { no_value(); o.bench = true; }
-        else if (name == "verbose") { no_value(); o.verbose = true; }
-        else if (name == "impl") {
+        if (name == "help") {
+            no_value();
+            o.help = true;
+        } else if (name == "list") {
+            no_value();
+            o.list = true;
+        } else if (name == "check") {
+            no_value();
+            o.check = true;
+        } else if (name == "bench") {
+            no_value();
+            o.bench = true;
+        } else if (name == "verbose") {
+            no_value();
+            o.verbose = true;
+        } else if (name == "impl") {
             const std::string v = take_value("a name (see --list) or 'all'");
             if (trim(v).empty()) throw UsageError("option --impl needs a name (see --list) or 'all'");
             std::stringstream ss(v);
@@ -214,7 +226,8 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
             const std::string v = take_value("an unsigned integer");
             if (!parse_u64(v, o.seed)) throw UsageError("option --seed: '" + v + "' is not an unsigned 64-bit integer");
             if (o.seed > kLargestSeed)
-                throw UsageError("option --seed: at most 2^53 = 9007199254740992, so the results file holds it exactly");
+                throw UsageError(
+                    "option --seed: at most 2^53 = 9007199254740992, so the results file holds it exactly");
             o.seed_given = true;
         } else if (name == "json") {
             o.json_path = take_value("a file path");
@@ -223,7 +236,8 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
             int n;
             const int lo = name == "repeats" ? 1 : 0;
             if (!parse_int(v, n) || n < lo || n > 10000)
-                throw UsageError("option --" + name + ": '" + v + "' is not a count in [" + std::to_string(lo) + ", 10000]");
+                throw UsageError("option --" + name + ": '" + v + "' is not a count in [" + std::to_string(lo) +
+                                 ", 10000]");
             (name == "repeats" ? o.repeats : o.warmup) = n;
         } else {
             bool found = false;
@@ -246,7 +260,8 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
                         bool any = false;
                         while (std::getline(items, item, ',')) {
                             if (!allowed(item))
-                                throw UsageError("option --" + name + ": '" + item + "' is not one of " + list + " (or all)");
+                                throw UsageError("option --" + name + ": '" + item + "' is not one of " + list +
+                                                 " (or all)");
                             any = true;
                         }
                         if (!any || v.back() == ',')
@@ -292,8 +307,10 @@ std::string usage_text(const std::string& program, const std::string& summary, c
         os << "\noptions of this exercise:\n";
         for (const auto& e : extras) {
             std::string lhs = "  --" + e.name + (e.value_name.empty() ? "" : " " + e.value_name);
-            if (lhs.size() < 26) lhs.resize(26, ' ');
-            else lhs += "\n" + std::string(26, ' ');
+            if (lhs.size() < 26)
+                lhs.resize(26, ' ');
+            else
+                lhs += "\n" + std::string(26, ' ');
             os << lhs << e.help;
             if (!e.choices.empty()) {
                 std::string list;

@@ -26,10 +26,10 @@ public:
 
 // An option an exercise adds: `--name VALUE` (or a flag when value_name is empty).
 struct ExtraOption {
-    std::string name;          // without the dashes
-    std::string value_name;    // e.g. "SCENE"; empty for a flag
+    std::string name;  // without the dashes
+    std::string value_name;  // e.g. "SCENE"; empty for a flag
     std::string help;
-    std::string default_value; // shown in --help; also the value when not given
+    std::string default_value;  // shown in --help; also the value when not given
     std::vector<std::string> choices = {};  // if not empty, the only values accepted
     // With choices: the value is a comma-separated list of them, or "all" (e.g. --scene a,b).
     // Checked while parsing, so a wrong name is a usage error (exit 2) even without a GPU.
@@ -43,7 +43,7 @@ struct Options {
     bool bench = false;
     bool help = false;
     bool verbose = false;
-    std::optional<std::size_t> size;      // --size
+    std::optional<std::size_t> size;  // --size
     std::optional<std::size_t> max_size;  // --max-size: check cases above this are skipped
     std::uint64_t seed = 0;
     bool seed_given = false;
@@ -56,7 +56,7 @@ struct Options {
     bool runs_bench() const { return bench || !check; }
 
     const std::string& get(const std::string& name) const;  // an extra option's value
-    bool flag(const std::string& name) const;               // an extra flag's value
+    bool flag(const std::string& name) const;  // an extra flag's value
 };
 
 // Parses "1024", "2^20", "2^26+3", "2^20-1", "1<<20", "1e6", "64K", "16M", "1G" (binary K/M/G).
@@ -77,7 +77,6 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
 // The options of a command line with no arguments: every exercise option at its default.
 Options default_options(const std::vector<ExtraOption>& extras);
 
-std::string usage_text(const std::string& program, const std::string& summary,
-                       const std::vector<ExtraOption>& extras);
+std::string usage_text(const std::string& program, const std::string& summary, const std::vector<ExtraOption>& extras);
 
 }  // namespace pmpp

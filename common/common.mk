@@ -9,6 +9,7 @@
 #   SOLUTION_SRCS   the reference answer that fills the student's slot in the solution build
 #   TEST_SRCS       GoogleTest sources (may include deliberately wrong variants)
 #   EXTRA_LIBS      extra link flags (e.g. -lcublas)
+#   TUNE_SRCS       course sources the sweeps in tune/ link (`make tune`; optional)
 #   CHECK_MAX_SIZE  largest check case used by `make sanitize` (small: the sanitizer is slow)
 #   FORBIDDEN_APIS  libraries the student's files may not use (e.g. thrust,cub,cg-scan,cg-reduce);
 #                   `make forbidden` checks, and `make run` checks first
@@ -189,11 +190,21 @@ $(TEST_OBJS): CXXFLAGS += $(GTEST_CFLAGS) -DPMPP_EXERCISE_DIR='"$(CURDIR)"'
 $(TEST_OBJS): NVCCFLAGS += $(GTEST_CFLAGS) -DPMPP_EXERCISE_DIR='"$(CURDIR)"'
 $(TEST_OBJS): | gtest-present
 
+# The sweeps behind NOTES.md: tune/NAME.cu is built into build/tune/NAME (`make tune` builds them
+# all), linked with the objects of TUNE_SRCS (course sources a sweep calls but does not include)
+# and the common library. tune/gpu_run.sh calls these targets, never an object's path.
+TUNE_BINS := $(patsubst tune/%.cu,$(BUILD)/tune/%,$(wildcard tune/*.cu))
+TUNE_OBJS := $(call obj,$(TUNE_SRCS))
+$(BUILD)/tune/%: $(BUILD)/obj/tune/%.cu.o $(TUNE_OBJS) $(COMMON_LIB)
+	@mkdir -p $(@D)
+	$(NVCC) -arch=$(ARCH) -o $@ $< $(TUNE_OBJS) $(COMMON_LIB) $(EXTRA_LIBS) $(LDLIBS)
+tune: $(TUNE_BINS)
+
 # The common library is built by its own Makefile (one copy, shared by every exercise).
 $(COMMON_LIB) $(TEST_MAIN): FORCE
 	@$(MAKE) --no-print-directory -C $(COMMON_DIR) lib
 
-.PHONY: all run test test-build clean help sanitize profile forbidden grading-info
+.PHONY: all run test test-build clean help sanitize profile forbidden grading-info tune
 
 all: $(BIN) $(SOLUTION_BIN)
 
@@ -256,6 +267,7 @@ help:
 	@echo "  make test       build and run the GoogleTest suite"
 	@echo "  make sanitize   compute-sanitizer memcheck, racecheck, synccheck on small sizes (IMPL=student|all)"
 	@echo "  make profile    Nsight Compute on the kernels of IMPL (default student), size PROFILE_SIZE"
+	@echo "  make tune       build the sweeps of tune/ (the course's measurements behind NOTES.md) into build/tune/"
 	@echo "  make forbidden  does your code call, include or use only what this exercise allows? (forbidden libraries: $(or $(FORBIDDEN_APIS),none))"
 	@echo "  make clean      remove build/"
 	@echo "  ./$(BIN) --help  every harness option"

@@ -9,8 +9,8 @@ namespace pmpp {
 
 std::string describe_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
     std::ostringstream os;
-    os << "CUDA error in " << call << " at " << file << ":" << line << ": " << cudaGetErrorName(code)
-       << " (" << cudaGetErrorString(code) << ")";
+    os << "CUDA error in " << call << " at " << file << ":" << line << ": " << cudaGetErrorName(code) << " ("
+       << cudaGetErrorString(code) << ")";
     return os.str();
 }
 
@@ -23,8 +23,8 @@ GpuProbe probe_gpu() {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
-        probe.reason = std::string("the CUDA runtime found no usable GPU (") + cudaGetErrorName(err) +
-                       ": " + cudaGetErrorString(err) + ")";
+        probe.reason = std::string("the CUDA runtime found no usable GPU (") + cudaGetErrorName(err) + ": " +
+                       cudaGetErrorString(err) + ")";
         cudaGetLastError();  // clear, so later checks do not report this
         return probe;
     }
@@ -67,11 +67,10 @@ std::string DeviceSummary::compute_capability() const {
 
 std::string DeviceSummary::one_line() const {
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "%s (cc %s, %d SMs, %.1f GiB, L2 %.0f MiB, SM clock %d MHz, driver %s, CUDA runtime %s)",
-                  name.c_str(), compute_capability().c_str(), sm_count,
-                  global_memory_bytes / 1073741824.0, l2_bytes / 1048576.0, sm_clock_mhz,
-                  format_cuda_version(driver_version).c_str(), format_cuda_version(runtime_version).c_str());
+    std::snprintf(
+        buf, sizeof buf, "%s (cc %s, %d SMs, %.1f GiB, L2 %.0f MiB, SM clock %d MHz, driver %s, CUDA runtime %s)",
+        name.c_str(), compute_capability().c_str(), sm_count, global_memory_bytes / 1073741824.0, l2_bytes / 1048576.0,
+        sm_clock_mhz, format_cuda_version(driver_version).c_str(), format_cuda_version(runtime_version).c_str());
     return buf;
 }
 

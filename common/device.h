@@ -24,11 +24,11 @@ struct DeviceSummary {
     std::size_t global_memory_bytes = 0;
     std::size_t l2_bytes = 0;
     std::size_t shared_memory_per_block_optin = 0;
-    int sm_clock_mhz = 0;      // maximum SM clock
+    int sm_clock_mhz = 0;  // maximum SM clock
     int memory_clock_mhz = 0;  // maximum memory clock
     int memory_bus_bits = 0;
     double theoretical_bandwidth_gbs = 0;  // 2 (DDR) * memory clock * bus width
-    int driver_version = 0;    // e.g. 13000
+    int driver_version = 0;  // e.g. 13000
     int runtime_version = 0;
     std::string compute_capability() const;
     std::string one_line() const;  // "NVIDIA H200 (sm_90, 132 SMs, 140.4 GiB, ...)"

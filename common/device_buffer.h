@@ -29,14 +29,20 @@ public:
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-        if (this != &other) { release(); swap(other); }
+        if (this != &other) {
+            release();
+            swap(other);
+        }
         return *this;
     }
 
     // Reallocates only when growing; a zero count still yields a valid (non-null) pointer,
     // so kernels may be handed an empty buffer.
     void resize(std::size_t count) {
-        if (count <= capacity_ && ptr_ != nullptr) { count_ = count; return; }
+        if (count <= capacity_ && ptr_ != nullptr) {
+            count_ = count;
+            return;
+        }
         release();
         PMPP_CUDA_CHECK(cudaMalloc(&ptr_, (count == 0 ? 1 : count) * sizeof(T)));
         count_ = count;
@@ -94,6 +100,43 @@ template <typename T>
 constexpr std::size_t guard_bytes() {
     const std::size_t want = std::max<std::size_t>(256, 1024 * sizeof(T));
     return (want + 255) / 256 * 256;
+}
+
+// The verdict on two guard zones of `guard` bytes each, read back into host memory, around
+// `count` elements of T named `name`: passes when both still hold kGuardByte; otherwise says
+// which side and how far ("wrote 1 element past the end of z (index 1024; it has 1024
+// elements)"), with a hint about the bound of an index. Device and host arrays share it.
+template <typename T>
+CheckResult judge_guards(const unsigned char* before, const unsigned char* after, std::size_t guard, std::size_t count,
+                         const std::string& name) {
+    std::size_t last_after = 0, first_before = guard;  // bytes: one past the farthest written
+    for (std::size_t i = 0; i < guard; ++i)
+        if (after[i] != kGuardByte) last_after = i + 1;
+    for (std::size_t i = 0; i < guard; ++i)
+        if (before[i] != kGuardByte) {
+            first_before = i;
+            break;
+        }
+    std::string message;
+    auto elements = [](std::size_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
+    const char* unit = sizeof(T) == 1 ? " byte" : " element";  // scratch of unsigned char
+    auto plural = [unit](std::size_t k) { return std::to_string(k) + unit + (k == 1 ? "" : "s"); };
+    if (last_after > 0) {
+        const std::size_t k = elements(last_after);
+        message = "wrote " + plural(k) + " past the end of " + name + " (index " + std::to_string(count) +
+                  (k > 1 ? " to " + std::to_string(count + k - 1) : "") + "; it has " + plural(count) + ")";
+    }
+    if (first_before < guard) {
+        const std::size_t k = elements(guard - first_before);
+        message += std::string(message.empty() ? "wrote " : "; and ") + plural(k) + " before the start of " + name +
+                   " (index -" + std::to_string(k) + (k > 1 ? " to -1" : "") + ")";
+    }
+    if (message.empty()) return CheckResult::pass(count);
+    CheckResult r = CheckResult::fail(message);
+    r.hint =
+        "a write outside the array: check the bound of every index (i < n, not i <= n) and the "
+        "tail after the last full block";
+    return r;
 }
 
 // `count` elements of device memory between two guard zones. data() is what the code under
@@ -162,30 +205,7 @@ public:
         std::vector<unsigned char> before(guard_), after(guard_);
         PMPP_CUDA_CHECK(cudaMemcpy(before.data(), raw_.data(), guard_, cudaMemcpyDeviceToHost));
         PMPP_CUDA_CHECK(cudaMemcpy(after.data(), raw_.data() + guard_ + bytes(), guard_, cudaMemcpyDeviceToHost));
-        std::size_t last_after = 0, first_before = guard_;  // bytes: one past the farthest written
-        for (std::size_t i = 0; i < guard_; ++i)
-            if (after[i] != kGuardByte) last_after = i + 1;
-        for (std::size_t i = 0; i < guard_; ++i)
-            if (before[i] != kGuardByte) { first_before = i; break; }
-        std::string message;
-        auto elements = [](std::size_t bytes) { return (bytes + sizeof(T) - 1) / sizeof(T); };
-        const char* unit = sizeof(T) == 1 ? " byte" : " element";  // scratch of unsigned char
-        auto plural = [unit](std::size_t k) { return std::to_string(k) + unit + (k == 1 ? "" : "s"); };
-        if (last_after > 0) {
-            const std::size_t k = elements(last_after);
-            message = "wrote " + plural(k) + " past the end of " + name_ + " (index " + std::to_string(count_) +
-                      (k > 1 ? " to " + std::to_string(count_ + k - 1) : "") + "; it has " + plural(count_) + ")";
-        }
-        if (first_before < guard_) {
-            const std::size_t k = elements(guard_ - first_before);
-            message += std::string(message.empty() ? "wrote " : "; and ") + plural(k) + " before the start of " +
-                       name_ + " (index -" + std::to_string(k) + (k > 1 ? " to -1" : "") + ")";
-        }
-        if (message.empty()) return CheckResult::pass(count_);
-        CheckResult r = CheckResult::fail(message);
-        r.hint = "a write outside the array: check the bound of every index (i < n, not i <= n) and the "
-                 "tail after the last full block";
-        return r;
+        return judge_guards<T>(before.data(), after.data(), guard_, count_, name_);
     }
 
 private:

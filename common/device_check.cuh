@@ -87,7 +87,8 @@ DiffCount count_differences(const T* expected, const T* actual, std::size_t n, E
     PMPP_CUDA_CHECK(cudaMemcpy(result.data(), &host, sizeof host, cudaMemcpyHostToDevice));
     const int sms = device_limits().sm_count;
     const std::size_t blocks_needed = (n + 255) / 256;
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(blocks_needed, static_cast<std::size_t>(sms) * 8));
+    const unsigned blocks =
+        static_cast<unsigned>(std::min<std::size_t>(blocks_needed, static_cast<std::size_t>(sms) * 8));
     count_differences_kernel<<<blocks, 256>>>(expected, actual, n, equal, result.data());
     PMPP_CHECK_LAUNCH();
     PMPP_CUDA_CHECK(cudaMemcpy(&host, result.data(), sizeof host, cudaMemcpyDeviceToHost));

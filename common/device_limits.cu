@@ -1,5 +1,9 @@
 #include "common/device_limits.h"
 
+#include "common/device.h"
+#include "common/json.h"
+#include "common/report.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -93,7 +97,8 @@ std::string gib(std::size_t bytes) {
 const std::vector<DeviceProfile>& device_profiles() {
     static const std::vector<DeviceProfile> profiles = {
         // Colab's T4: 15095 MiB of its 16 GB usable; the VM has 12.7 GB, about 12 GiB free for a run.
-        {"t4", "Tesla T4 (Colab)", published(75, 40, 64 * KiB, 64 * KiB, 1024, 16, 15095 * MiB, 4 * MiB, 12 * 1024 * MiB)},
+        {"t4", "Tesla T4 (Colab)",
+         published(75, 40, 64 * KiB, 64 * KiB, 1024, 16, 15095 * MiB, 4 * MiB, 12 * 1024 * MiB)},
         {"rtx3060", "GeForce RTX 3060 Laptop GPU (6 GB)",
          published(86, 30, 99 * KiB, 100 * KiB, 1536, 16, 5937 * MiB, 3 * MiB, 0)},
         {"l4", "NVIDIA L4", published(89, 58, 99 * KiB, 100 * KiB, 1536, 24, 22491 * MiB, 48 * MiB, 0)},
@@ -223,10 +228,11 @@ void allow_dynamic_shared_memory(const void* kernel, std::size_t dynamic_bytes, 
         throw std::length_error(std::string(what) + ": a block needs " + std::to_string(total) +
                                 " bytes of shared memory (" + std::to_string(a.sharedSizeBytes) + " static + " +
                                 std::to_string(dynamic_bytes) + " dynamic); this GPU allows " +
-                                std::to_string(l.shared_per_block_optin) + (l.lowered() ? " (profile " + l.profile + ")" : ""));
+                                std::to_string(l.shared_per_block_optin) +
+                                (l.lowered() ? " (profile " + l.profile + ")" : ""));
     if (total > l.shared_per_block)
-        PMPP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             static_cast<int>(dynamic_bytes)));
+        PMPP_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)));
 }
 
 int resident_blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_bytes) {
@@ -245,6 +251,36 @@ int resident_blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_
         if (shared > 0) blocks = std::min<int>(blocks, static_cast<int>(l.shared_per_sm / shared));
     }
     return std::max(blocks, 1);
+}
+
+// The device of a results file: the GPU, and the profile whose limits the shapes followed.
+Json device_json(const DeviceSummary& device, const DeviceLimits& limits) {
+    Json d = Json::object();
+    d.set("name", device.name);
+    d.set("compute_capability", device.compute_capability());
+    d.set("sm_count", device.sm_count);
+    d.set("memory_bytes", static_cast<double>(device.global_memory_bytes));
+    d.set("l2_bytes", static_cast<double>(device.l2_bytes));
+    d.set("sm_clock_mhz", device.sm_clock_mhz);
+    d.set("memory_clock_mhz", device.memory_clock_mhz);
+    d.set("memory_bus_bits", device.memory_bus_bits);
+    d.set("driver", format_cuda_version(device.driver_version));
+    d.set("runtime", format_cuda_version(device.runtime_version));
+    if (limits.lowered()) {
+        Json p = Json::object();
+        p.set("name", limits.profile);
+        p.set("gpu", limits.profile_gpu);
+        p.set("compute_capability", format("%d.%d", limits.compute_capability / 10, limits.compute_capability % 10));
+        p.set("sm_count", limits.sm_count);
+        p.set("shared_per_block_optin", static_cast<double>(limits.shared_per_block_optin));
+        p.set("shared_per_sm", static_cast<double>(limits.shared_per_sm));
+        p.set("max_threads_per_sm", limits.max_threads_per_sm);
+        p.set("memory_bytes", static_cast<double>(limits.memory_bytes));
+        p.set("l2_bytes", static_cast<double>(limits.l2_bytes));
+        p.set("host_memory_bytes", static_cast<double>(limits.host_memory_bytes));
+        d.set("profile", p);
+    }
+    return d;
 }
 
 }  // namespace pmpp

@@ -25,27 +25,27 @@ namespace pmpp {
 constexpr std::size_t kSmallestSharedPerBlock = 64 * 1024;
 
 struct DeviceLimits {
-    std::string profile;      // "" (the GPU's own limits) or a profile name ("t4")
+    std::string profile;  // "" (the GPU's own limits) or a profile name ("t4")
     std::string profile_gpu;  // the GPU the profile describes ("Tesla T4"), when there is one
-    int compute_capability = 0;            // 75 for sm_75
+    int compute_capability = 0;  // 75 for sm_75
     int sm_count = 0;
-    std::size_t shared_per_block = 0;      // without opt-in (48 KiB on every supported GPU)
+    std::size_t shared_per_block = 0;  // without opt-in (48 KiB on every supported GPU)
     std::size_t shared_per_block_optin = 0;
     std::size_t shared_per_sm = 0;
     int max_threads_per_sm = 0;
     int max_blocks_per_sm = 0;
     int registers_per_sm = 0;
-    std::size_t memory_bytes = 0;          // total device memory
+    std::size_t memory_bytes = 0;  // total device memory
     std::size_t l2_bytes = 0;
-    std::size_t host_memory_bytes = 0;     // host memory the profile's machine has available (0: no limit)
+    std::size_t host_memory_bytes = 0;  // host memory the profile's machine has available (0: no limit)
     bool lowered() const { return !profile.empty(); }
-    std::string one_line() const;          // the profile line of a run's header
+    std::string one_line() const;  // the profile line of a run's header
 };
 
 // A supported GPU's published limits, as a profile may name it.
 struct DeviceProfile {
     const char* name;  // t4, rtx3060, a100, l4
-    const char* gpu;   // what it describes
+    const char* gpu;  // what it describes
     DeviceLimits limits;
 };
 const std::vector<DeviceProfile>& device_profiles();
@@ -98,5 +98,10 @@ template <class... Params>
 int resident_blocks_per_sm(void (*kernel)(Params...), int threads, std::size_t dynamic_bytes) {
     return resident_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads, dynamic_bytes);
 }
+
+// The "device" object of a results file: the GPU, and the profile when one lowers its limits.
+class Json;
+struct DeviceSummary;
+Json device_json(const DeviceSummary& device, const DeviceLimits& limits);
 
 }  // namespace pmpp

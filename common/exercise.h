@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,29 +38,25 @@ enum class ImplKind { Student, Reference, Library, Cpu };
 const char* to_string(ImplKind kind);
 
 struct Impl {
-    std::string name;         // what --impl takes: "student", "naive", "cublas", "cpu"
+    std::string name;  // what --impl takes: "student", "naive", "cublas", "cpu"
     ImplKind kind = ImplKind::Reference;
     std::string description;  // one line, for --list
 };
 
-// One correctness case. `variant` is the exercise's own knob (e.g. misaligned pointers).
+// One correctness case as the runner sees it. An exercise built on Exercise<> (below) never makes
+// one: it declares its own case type, and the runner labels it and keeps it in `typed`.
 struct Case {
     std::string label;
     std::size_t n = 0;
     Distribution dist = Distribution::Uniform;
-    int variant = 0;
     bool in_place = false;  // the output is the input (for the harness's "fails only in place")
+    std::shared_ptr<const void> typed = nullptr;  // the exercise's CaseOf<Spec>
 };
 
 // The seed of one case in a run with seed `run_seed`: derived from the case's label, not its
 // position, so a run restricted with --size or --max-size gives a case the same inputs as the
 // full run. (FNV-1a of the label: the same on every platform.)
 std::uint64_t case_seed(std::uint64_t run_seed, const Case& c);
-
-// Standard case list: every size in `sizes` with the first distribution, plus the other
-// distributions at the sizes in `adversarial_sizes`.
-std::vector<Case> make_cases(const std::vector<std::size_t>& sizes, const std::vector<Distribution>& dists,
-                             const std::vector<std::size_t>& adversarial_sizes);
 
 // The patterns over all cases of one implementation, from the cases and whether each passed:
 // fails only at sizes that are not powers of two, only in place, only from some n on, only on one
@@ -71,12 +69,12 @@ std::vector<std::size_t> edge_sizes(const std::vector<int>& exponents);
 // What the benchmark of one implementation at one size returns: one or more rows.
 struct Measurement {
     std::string section = "kernel";  // rows are grouped in tables by section, in first-seen order
-    std::string label;               // row label; empty: the implementation's name
-    Stats ms;                        // milliseconds
-    double bytes = 0;                // fewest bytes the operation must move (read + written)
-    double items = 0;                // elements processed, for the items/s column
-    bool correct = true;             // the output of the timed runs was checked
-    std::string check_message;       // why not, when !correct
+    std::string label;  // row label; empty: the implementation's name
+    Stats ms;  // milliseconds
+    double bytes = 0;  // fewest bytes the operation must move (read + written)
+    double items = 0;  // elements processed, for the items/s column
+    bool correct = true;  // the output of the timed runs was checked
+    std::string check_message;  // why not, when !correct
     std::string note;
 
     // Records the check of the timed runs' output.
@@ -109,21 +107,18 @@ struct BenchContext {
     }
 };
 
+// What the runner runs: an exercise with its types erased. Exercise<>::erase() makes one.
 struct ExerciseDef {
-    std::string id;       // "01_saxpy"
-    std::string title;    // one line
+    std::string id;  // "01_saxpy"
+    std::string title;  // one line
     std::vector<Impl> impls;
-    std::string baseline;               // the impl the "t / baseline" column divides by
-    std::string items_unit = "Gelem/s"; // unit of items per second (in units of 1e9)
+    std::string baseline;  // the impl the "t / baseline" column divides by
+    std::string items_unit = "Gelem/s";  // unit of items per second (in units of 1e9)
     std::vector<ExtraOption> extra_options;
     std::size_t max_size = std::size_t{1} << 32;
     std::vector<std::size_t> bench_sizes;  // used when --size is not given
-    // Correctness cases (the harness filters them by --size and --max-size).
+    // Correctness cases (the runner filters them by --size and --max-size), labelled.
     std::function<std::vector<Case>(const Options&)> cases;
-    // Runs one implementation on one case with `seed` and compares with the CPU reference.
-    std::function<CheckResult(const Impl&, const Case&, std::uint64_t seed, const Options&)> run_case;
-    // Times one implementation at size n; must re-check the output of the timed runs.
-    std::function<std::vector<Measurement>(const Impl&, std::size_t n, BenchContext&)> bench;
     // Memory at size n, counted buffer by buffer: every buffer the check or the benchmark of one
     // size holds at once, on the device (inputs, outputs, guard zones, cached expected outputs,
     // library temporaries, allocator pools) and on the host (inputs, CPU reference outputs,
@@ -134,6 +129,15 @@ struct ExerciseDef {
     // changes the estimate.
     std::function<double(std::size_t n, const Options& opts)> device_bytes;
     std::function<double(std::size_t n, const Options& opts)> host_bytes;
+
+    // prepare_case makes one case's problem (its inputs and the CPU's answer) once and returns
+    // the check of any implementation on it; prepare_size does the same for one benchmark size
+    // (the timed runs' outputs checked). resize gives a case of the same kind at another n (--size).
+    using CheckOne = std::function<CheckResult(const Impl&)>;
+    using BenchOne = std::function<std::vector<Measurement>(const Impl&)>;
+    std::function<CheckOne(const Case&, std::uint64_t seed, const Options&)> prepare_case;
+    std::function<BenchOne(std::size_t n, BenchContext&)> prepare_size;
+    std::function<Case(const Case&, std::size_t n)> resize;
 };
 
 // For device_bytes and host_bytes: a mebibyte, and what cudaMalloc commits for a buffer (one of
@@ -143,6 +147,154 @@ inline double committed_device_bytes(double bytes) {
     constexpr double kPage = 2.0 * kMiB;
     return bytes < kPage / 2 ? bytes : std::ceil(bytes / kPage) * kPage;
 }
+
+// ---- The typed contract (docs/CONTRACT.md) ---------------------------------------------------
+//
+// An exercise declares three types of its own and one table:
+//   Spec      what makes its cases differ besides n and the distribution (a key type, a merge
+//             shape, a scene, in place or not): a plain struct, no bit packing;
+//   Fn        what its variants are, as its check and benchmark call them (a function pointer, or
+//             a struct of the calls one variant offers);
+//   Problem   one case's inputs and the CPU's answer, made once per case and seed by the runner
+//             and handed to every variant (BenchProblem: the same for one benchmark size);
+// and the table of variants, each named once: name, kind, description, the function.
+
+// A correctness case of an exercise whose cases differ by Spec. Its label is the runner's:
+// "n=SIZE" and then Exercise::describe's words ("n=1K uniform in-place").
+template <class Spec>
+struct CaseOf {
+    std::size_t n = 0;
+    Distribution dist = Distribution::Uniform;
+    Spec spec{};
+    bool in_place = false;  // the output is the input (the runner's "fails only in place")
+};
+
+// One row of the table of variants (the student's, the references, the library, the CPU's).
+template <class Fn>
+struct Variant {
+    std::string name;  // what --impl takes
+    ImplKind kind = ImplKind::Reference;
+    std::string description;  // one line, for --list
+    Fn fn{};  // empty for the CPU's row when the benchmark times it itself
+};
+
+// "n=" and the size, then the words that tell the case apart (none: just the size).
+std::string case_label(std::size_t n, const std::string& words);
+
+template <class Spec, class Fn, class Problem, class BenchProblem = Problem>
+struct Exercise {
+    using Case = CaseOf<Spec>;
+    using Row = Variant<Fn>;
+
+    std::string id;  // "01_saxpy"
+    std::string title;  // one line
+    std::vector<Row> variants;
+    std::string baseline;  // the variant the "t / baseline" column divides by
+    std::string items_unit = "Gelem/s";  // unit of items per second (in units of 1e9)
+    std::vector<ExtraOption> extra_options;
+    std::size_t max_size = std::size_t{1} << 32;
+    std::vector<std::size_t> bench_sizes;  // used when --size is not given
+
+    // The correctness cases (the runner filters them by --size and --max-size) and the words of
+    // each one's label after its size: the distribution first, then what Spec adds.
+    std::function<std::vector<Case>(const Options&)> cases;
+    std::function<std::string(const Case&)> describe;
+    bool size_in_label = true;  // false: the label is describe's words alone (08: its shape says the size)
+    // A case of the list at another n, for --size N (unset: the case with n replaced).
+    std::function<Case(Case, std::size_t n)> at_size;
+    // One case's problem from its seed, and the check of one variant on it (never the CPU's).
+    std::function<Problem(const Case&, std::uint64_t seed, const Options&)> make_problem;
+    std::function<CheckResult(const Row&, const Problem&, const Case&, const Options&)> check;
+    // One benchmark size's problem (from ctx.seed), and the rows of one variant timed on it; the
+    // timed runs' outputs must be checked (Measurement::record).
+    std::function<BenchProblem(std::size_t n, BenchContext&)> make_bench_problem;
+    std::function<std::vector<Measurement>(const Row&, BenchProblem&, std::size_t n, BenchContext&)> bench;
+    // Memory at size n, counted buffer by buffer (ExerciseDef::device_bytes says what counts).
+    std::function<double(std::size_t n, const Options& opts)> device_bytes;
+    std::function<double(std::size_t n, const Options& opts)> host_bytes;
+
+    std::string label(const Case& c) const {
+        const std::string words = describe ? describe(c) : "";
+        return size_in_label ? case_label(c.n, words) : words;
+    }
+
+    const Row& variant(const std::string& name) const {
+        for (const Row& v : variants)
+            if (v.name == name) return v;
+        throw std::logic_error(id + ": no variant named " + name);
+    }
+
+    // For tests: one variant on one case, the problem made from `seed`.
+    CheckResult check_case(const Row& v, const Case& c, std::uint64_t seed, const Options& opts = Options{}) const {
+        const Problem p = make_problem(c, seed, opts);
+        return check(v, p, c, opts);
+    }
+    CheckResult check_case(const std::string& name, const Case& c, std::uint64_t seed,
+                           const Options& opts = Options{}) const {
+        return check_case(variant(name), c, seed, opts);
+    }
+    // For tests: one variant's rows at size n.
+    std::vector<Measurement> bench_variant(const std::string& name, std::size_t n, BenchContext& ctx) const {
+        BenchProblem p = make_bench_problem(n, ctx);
+        return bench(variant(name), p, n, ctx);
+    }
+
+    // What run_exercise runs. The typed case travels inside the runner's Case.
+    ExerciseDef erase() const {
+        auto self = std::make_shared<const Exercise>(*this);
+        ExerciseDef def;
+        def.id = id;
+        def.title = title;
+        for (const Row& v : variants) def.impls.push_back({v.name, v.kind, v.description});
+        def.baseline = baseline;
+        def.items_unit = items_unit;
+        def.extra_options = extra_options;
+        def.max_size = max_size;
+        def.bench_sizes = bench_sizes;
+        def.cases = [self](const Options& opts) {
+            std::vector<pmpp::Case> out;
+            for (const Case& c : self->cases(opts)) out.push_back(self->untyped(c));
+            return out;
+        };
+        def.resize = [self](const pmpp::Case& c, std::size_t n) {
+            Case typed = *static_cast<const Case*>(c.typed.get());
+            if (self->at_size) {
+                typed = self->at_size(typed, n);
+            } else {
+                typed.n = n;
+            }
+            return self->untyped(typed);
+        };
+        def.prepare_case = [self](const pmpp::Case& c, std::uint64_t seed,
+                                  const Options& opts) -> ExerciseDef::CheckOne {
+            auto typed = std::static_pointer_cast<const Case>(c.typed);
+            auto problem = std::make_shared<const Problem>(self->make_problem(*typed, seed, opts));
+            return [self, typed, problem, &opts](const Impl& impl) {
+                return self->check(self->variant(impl.name), *problem, *typed, opts);
+            };
+        };
+        def.prepare_size = [self](std::size_t n, BenchContext& ctx) -> ExerciseDef::BenchOne {
+            auto problem = std::make_shared<BenchProblem>(self->make_bench_problem(n, ctx));
+            return [self, problem, n, &ctx](const Impl& impl) {
+                return self->bench(self->variant(impl.name), *problem, n, ctx);
+            };
+        };
+        def.device_bytes = device_bytes;
+        def.host_bytes = host_bytes;
+        return def;
+    }
+
+    // The runner's form of a case: labelled, the typed case inside.
+    pmpp::Case untyped(const Case& c) const {
+        pmpp::Case u;
+        u.label = label(c);
+        u.n = c.n;
+        u.dist = c.dist;
+        u.in_place = c.in_place;
+        u.typed = std::make_shared<const Case>(c);
+        return u;
+    }
+};
 
 int run_exercise(const ExerciseDef& def, int argc, char** argv);
 

@@ -122,7 +122,8 @@ Image read_png(const std::string& path) {
 
 bool png_supported() { return false; }
 void write_png(const std::string& path, const Image&) {
-    throw std::runtime_error("cannot write '" + path + "': built without libpng (install libpng-dev, rebuild), or use .ppm");
+    throw std::runtime_error("cannot write '" + path +
+                             "': built without libpng (install libpng-dev, rebuild), or use .ppm");
 }
 Image read_png(const std::string& path) {
     throw std::runtime_error("cannot read '" + path + "': built without libpng");
@@ -135,9 +136,12 @@ void write_image(const std::string& path, const Image& image) {
         const std::size_t n = std::strlen(ext);
         return path.size() >= n && path.compare(path.size() - n, n, ext) == 0;
     };
-    if (ends_with(".png")) write_png(path, image);
-    else if (ends_with(".ppm")) write_ppm(path, image);
-    else throw std::runtime_error("cannot write '" + path + "': unknown image type (use .png or .ppm)");
+    if (ends_with(".png"))
+        write_png(path, image);
+    else if (ends_with(".ppm"))
+        write_ppm(path, image);
+    else
+        throw std::runtime_error("cannot write '" + path + "': unknown image type (use .png or .ppm)");
 }
 
 }  // namespace pmpp

@@ -32,9 +32,9 @@ Image image_from_rgba_float(const float* rgba, int width, int height);
 
 bool png_supported();
 void write_png(const std::string& path, const Image& image);  // throws if !png_supported()
-Image read_png(const std::string& path);                      // returns RGB or RGBA
+Image read_png(const std::string& path);  // returns RGB or RGBA
 void write_ppm(const std::string& path, const Image& image);  // binary P6; alpha dropped
-Image read_ppm(const std::string& path);                      // P6 (and P3), maxval 255
+Image read_ppm(const std::string& path);  // P6 (and P3), maxval 255
 
 // By extension: ".png" or ".ppm".
 void write_image(const std::string& path, const Image& image);

@@ -53,9 +53,7 @@ const Json& Json::at(const std::string& key) const {
             if (kv.first == key) return kv.second;
     throw std::out_of_range("JSON object has no key '" + key + "'");
 }
-Json& Json::at(const std::string& key) {
-    return const_cast<Json&>(static_cast<const Json&>(*this).at(key));
-}
+Json& Json::at(const std::string& key) { return const_cast<Json&>(static_cast<const Json&>(*this).at(key)); }
 
 namespace {
 
@@ -94,7 +92,10 @@ void Json::dump_to(std::string& out, int indent, int depth) const {
         case Type::Null: out += "null"; break;
         case Type::Bool: out += bool_ ? "true" : "false"; break;
         case Type::Number: {
-            if (!std::isfinite(number_)) { out += "null"; break; }
+            if (!std::isfinite(number_)) {
+                out += "null";
+                break;
+            }
             char buf[32];
             if (number_ == std::floor(number_) && std::fabs(number_) < 9.007199254740992e15)
                 std::snprintf(buf, sizeof buf, "%.0f", number_);
@@ -153,12 +154,16 @@ private:
         throw JsonError("JSON parse error at offset " + std::to_string(pos_) + ": " + what);
     }
     void skip_ws() {
-        while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
+        while (pos_ < text_.size() &&
+               (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '\t'))
             ++pos_;
     }
     bool consume(const char* word) {
         std::size_t len = std::char_traits<char>::length(word);
-        if (text_.compare(pos_, len, word) == 0) { pos_ += len; return true; }
+        if (text_.compare(pos_, len, word) == 0) {
+            pos_ += len;
+            return true;
+        }
         return false;
     }
     Json parse_value(int depth) {
@@ -190,7 +195,10 @@ private:
             if (pos_ >= text_.size()) fail("unterminated string");
             const char c = text_[pos_++];
             if (c == '"') return out;
-            if (c != '\\') { out += c; continue; }
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
             if (pos_ >= text_.size()) fail("unterminated escape");
             const char e = text_[pos_++];
             switch (e) {
@@ -204,11 +212,19 @@ private:
                 case 't': out += '\t'; break;
                 case 'u': {
                     if (pos_ + 4 > text_.size()) fail("short \\u escape");
-                    const unsigned code = static_cast<unsigned>(std::strtoul(text_.substr(pos_, 4).c_str(), nullptr, 16));
+                    const unsigned code =
+                        static_cast<unsigned>(std::strtoul(text_.substr(pos_, 4).c_str(), nullptr, 16));
                     pos_ += 4;
-                    if (code < 0x80) out += static_cast<char>(code);
-                    else if (code < 0x800) { out += static_cast<char>(0xC0 | (code >> 6)); out += static_cast<char>(0x80 | (code & 0x3F)); }
-                    else { out += static_cast<char>(0xE0 | (code >> 12)); out += static_cast<char>(0x80 | ((code >> 6) & 0x3F)); out += static_cast<char>(0x80 | (code & 0x3F)); }
+                    if (code < 0x80)
+                        out += static_cast<char>(code);
+                    else if (code < 0x800) {
+                        out += static_cast<char>(0xC0 | (code >> 6));
+                        out += static_cast<char>(0x80 | (code & 0x3F));
+                    } else {
+                        out += static_cast<char>(0xE0 | (code >> 12));
+                        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+                        out += static_cast<char>(0x80 | (code & 0x3F));
+                    }
                     break;
                 }
                 default: fail("bad escape");
@@ -219,12 +235,21 @@ private:
         ++pos_;
         Json arr = Json::array();
         skip_ws();
-        if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return arr; }
+        if (pos_ < text_.size() && text_[pos_] == ']') {
+            ++pos_;
+            return arr;
+        }
         while (true) {
             arr.push_back(parse_value(depth + 1));
             skip_ws();
-            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
-            if (pos_ < text_.size() && text_[pos_] == ']') { ++pos_; return arr; }
+            if (pos_ < text_.size() && text_[pos_] == ',') {
+                ++pos_;
+                continue;
+            }
+            if (pos_ < text_.size() && text_[pos_] == ']') {
+                ++pos_;
+                return arr;
+            }
             fail("expected ',' or ']'");
         }
     }
@@ -232,7 +257,10 @@ private:
         ++pos_;
         Json obj = Json::object();
         skip_ws();
-        if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return obj; }
+        if (pos_ < text_.size() && text_[pos_] == '}') {
+            ++pos_;
+            return obj;
+        }
         while (true) {
             skip_ws();
             if (pos_ >= text_.size() || text_[pos_] != '"') fail("expected a key");
@@ -242,8 +270,14 @@ private:
             ++pos_;
             obj.set(key, parse_value(depth + 1));
             skip_ws();
-            if (pos_ < text_.size() && text_[pos_] == ',') { ++pos_; continue; }
-            if (pos_ < text_.size() && text_[pos_] == '}') { ++pos_; return obj; }
+            if (pos_ < text_.size() && text_[pos_] == ',') {
+                ++pos_;
+                continue;
+            }
+            if (pos_ < text_.size() && text_[pos_] == '}') {
+                ++pos_;
+                return obj;
+            }
             fail("expected ',' or '}'");
         }
     }

@@ -29,8 +29,16 @@ public:
     Json(const char* s) : type_(Type::String), string_(s) {}
     Json(std::string s) : type_(Type::String), string_(std::move(s)) {}
 
-    static Json array() { Json j; j.type_ = Type::Array; return j; }
-    static Json object() { Json j; j.type_ = Type::Object; return j; }
+    static Json array() {
+        Json j;
+        j.type_ = Type::Array;
+        return j;
+    }
+    static Json object() {
+        Json j;
+        j.type_ = Type::Object;
+        return j;
+    }
 
     Type type() const { return type_; }
     bool is_null() const { return type_ == Type::Null; }

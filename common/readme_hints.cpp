@@ -25,7 +25,8 @@ std::vector<ReadmeHint> readme_hints(const std::string& readme_path) {
         if (line.size() <= open || line[open] != '"' || close == std::string::npos || close == open + 1)
             throw std::runtime_error(readme_path + ":" + std::to_string(number) +
                                      ": a hint must begin with the symptom the check prints, in double quotes "
-                                     "(on the bullet's first line): " + line);
+                                     "(on the bullet's first line): " +
+                                     line);
         hints.push_back({line.substr(open + 1, close - open - 1), number});
     }
     if (!found) throw std::runtime_error(readme_path + ": has no \"## Hints\" section");

@@ -19,7 +19,7 @@ namespace pmpp {
 
 struct ReadmeHint {
     std::string symptom;  // the quoted text, without the quotes
-    int line = 0;         // 1-based line of the bullet in the README
+    int line = 0;  // 1-based line of the bullet in the README
 };
 
 // The hints of `readme_path`'s "## Hints" section, in order. Throws std::runtime_error naming
@@ -33,5 +33,15 @@ bool shows_symptom(const std::string& output, const std::string& symptom);
 // What the harness's check prints about `run_case` over `cases`: the report of every failing case
 // (label first), then the hints over all cases (explain_failing_cases), one per line.
 std::string check_output(const std::vector<Case>& cases, const std::function<CheckResult(const Case&)>& run_case);
+
+// The same for an exercise of the typed contract: its cases, labelled as the runner labels them,
+// and `run_case` called with each typed case.
+template <class Ex, class Run>
+std::string check_output(const Ex& ex, const std::vector<typename Ex::Case>& cases, Run&& run_case) {
+    std::vector<Case> labelled;
+    for (const auto& c : cases) labelled.push_back(ex.untyped(c));
+    return check_output(labelled,
+                        [&](const Case& c) { return run_case(*static_cast<const typename Ex::Case*>(c.typed.get())); });
+}
 
 }  // namespace pmpp

@@ -48,8 +48,10 @@ void Table::print(std::ostream& os) const {
     line(headers_);
     os << std::string(total, '-') << "\n";
     for (const auto& row : rows_) {
-        if (row.empty()) os << std::string(total, '-') << "\n";
-        else line(row);
+        if (row.empty())
+            os << std::string(total, '-') << "\n";
+        else
+            line(row);
     }
 }
 

@@ -26,8 +26,7 @@ const char* to_string(Distribution d) {
 
 const std::vector<Distribution>& all_distributions() {
     static const std::vector<Distribution> all = {Distribution::Uniform, Distribution::FewDistinct,
-                                                  Distribution::AllEqual, Distribution::Sorted,
-                                                  Distribution::Reversed};
+                                                  Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed};
     return all;
 }
 

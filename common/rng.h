@@ -71,11 +71,11 @@ private:
 };
 
 enum class Distribution {
-    Uniform,      // integers over the whole type; floats on [-1, 1) (times the scale)
+    Uniform,  // integers over the whole type; floats on [-1, 1) (times the scale)
     FewDistinct,  // a handful of distinct values (default 16), in random order
-    AllEqual,     // one random non-zero value everywhere
-    Sorted,       // non-decreasing, random gaps
-    Reversed,     // non-increasing
+    AllEqual,  // one random non-zero value everywhere
+    Sorted,  // non-decreasing, random gaps
+    Reversed,  // non-increasing
 };
 
 const char* to_string(Distribution d);
@@ -84,7 +84,7 @@ const std::vector<Distribution>& all_distributions();
 
 struct GenerateOptions {
     std::size_t distinct = 16;  // FewDistinct: how many values
-    float float_scale = 1.0f;   // floats: multiply by this (use a power of two to stay exact)
+    float float_scale = 1.0f;  // floats: multiply by this (use a power of two to stay exact)
 };
 
 // A uniformly random value of T (integers: all bit patterns; floats: [-1, 1) grid).
@@ -180,4 +180,3 @@ std::vector<T> generate(std::size_t n, Distribution dist, std::uint64_t seed, co
 }
 
 }  // namespace pmpp
-

@@ -67,7 +67,8 @@ void expect_readme_hints(const std::string& readme, const std::vector<std::strin
         EXPECT_EQ(count, 1) << "\"" << symptom << "\" is listed " << count << " times among the tested symptoms";
     std::map<std::string, int> quoted;
     for (const ReadmeHint& h : hints) {
-        if (++quoted[h.symptom] > 1) ADD_FAILURE() << readme << ":" << h.line << ": \"" << h.symptom << "\" is quoted twice";
+        if (++quoted[h.symptom] > 1)
+            ADD_FAILURE() << readme << ":" << h.line << ": \"" << h.symptom << "\" is quoted twice";
         if (!tested.count(h.symptom))
             ADD_FAILURE() << readme << ":" << h.line << ": the hint \"" << h.symptom
                           << "\" has no wrong implementation in the tests that shows it";
@@ -156,10 +157,12 @@ void expect_memory_estimates_with(const ExerciseDef& def, std::size_t n, const O
     fixture.opts = opts;
     std::set<std::string> found;
     const MemoryPeak peak = measure_memory_peak([&] {
+        // As the runner benchmarks one size: its problem made once, every implementation timed on it.
+        const ExerciseDef::BenchOne bench = def.prepare_size(n, fixture.ctx);
         for (const Impl& impl : def.impls) {
             if (!impls.empty() && !impls.count(impl.name)) continue;
             found.insert(impl.name);
-            const auto rows = def.bench(impl, n, fixture.ctx);
+            const auto rows = bench(impl);
             for (const auto& row : rows) EXPECT_TRUE(row.correct) << impl.name << ": " << row.check_message;
         }
     });

@@ -89,8 +89,7 @@ void expect_readme_quotes_the_symptoms_of(const std::vector<Row>& table) {
 
 }  // namespace pmpp::testing
 
-#define PMPP_REQUIRE_GPU()                                                          \
-    do {                                                                            \
-        if (!::pmpp::testing::gpu().available)                                      \
-            GTEST_SKIP() << "needs a GPU: " << ::pmpp::testing::gpu().reason;       \
+#define PMPP_REQUIRE_GPU()                                                                                       \
+    do {                                                                                                         \
+        if (!::pmpp::testing::gpu().available) GTEST_SKIP() << "needs a GPU: " << ::pmpp::testing::gpu().reason; \
     } while (0)

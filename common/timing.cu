@@ -100,9 +100,10 @@ double timed_run(Events& ev, const std::function<void()>& run, cudaStream_t stre
 }
 
 std::string late_note(int late, int repeats) {
-    return format("in %d of %d timed runs work of the call was still running after it returned (another "
-                  "stream): those runs are timed until the device was idle",
-                  late, repeats);
+    return format(
+        "in %d of %d timed runs work of the call was still running after it returned (another "
+        "stream): those runs are timed until the device was idle",
+        late, repeats);
 }
 
 }  // namespace

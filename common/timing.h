@@ -71,20 +71,18 @@ struct TimedCall {
 struct TimedResult {
     Stats ms;
     CheckResult check = CheckResult::pass(0);  // the first wrong run's result, else a pass
-    int runs_checked = 0;                      // warm-ups and timed runs verified
-    int late_runs = 0;                         // timed runs whose work outlived the stop event
-    std::string note;                          // why, when late_runs > 0
+    int runs_checked = 0;  // warm-ups and timed runs verified
+    int late_runs = 0;  // timed runs whose work outlived the stop event
+    std::string note;  // why, when late_runs > 0
 };
 
 // time_device with a verify after every run. Timing stops at the first wrong run, whose
 // message names it ("timed run 3 of 20: ..."). A call without verify is a programming error.
-TimedResult time_checked(const TimingOptions& opts, L2Flusher* flusher, const TimedCall& call,
-                         cudaStream_t stream = 0);
+TimedResult time_checked(const TimingOptions& opts, L2Flusher* flusher, const TimedCall& call, cudaStream_t stream = 0);
 
 // Times a host function with a steady clock; the device is synchronized inside the timed
 // region, so GPU work the function leaves running counts.
-Stats time_host(const TimingOptions& opts, const std::function<void()>& run,
-                const std::function<void()>& prepare = {});
+Stats time_host(const TimingOptions& opts, const std::function<void()>& run, const std::function<void()>& prepare = {});
 
 // Device-to-device cudaMemcpy of `bytes`: the practical ceiling for a memory-bound kernel.
 // Bandwidth counts bytes read plus bytes written (2 * bytes per copy).

@@ -18,7 +18,8 @@ namespace {
 
 // The repository: three folders up from common/build/tests.
 fs::path repository() {
-    static const fs::path root = fs::canonical(fs::read_symlink("/proc/self/exe")).parent_path().parent_path().parent_path();
+    static const fs::path root =
+        fs::canonical(fs::read_symlink("/proc/self/exe")).parent_path().parent_path().parent_path();
     return root;
 }
 
@@ -37,8 +38,9 @@ protected:
         fs::create_directories(dir_);
         std::ofstream(dir_ / "one.cpp") << "int one() { return 1; }\n";
         // PMPP_COMMON_ONLY: the compile rules and the toolchain stamp, none of an exercise's programs.
-        std::ofstream(dir_ / "Makefile") << "PMPP_COMMON_ONLY := 1\ninclude " << (repository() / "common" / "common.mk").string()
-                                          << "\nall: build/obj/one.cpp.o\n";
+        std::ofstream(dir_ / "Makefile") << "PMPP_COMMON_ONLY := 1\ninclude "
+                                         << (repository() / "common" / "common.mk").string()
+                                         << "\nall: build/obj/one.cpp.o\n";
     }
     void TearDown() override { fs::remove_all(dir_); }
 

@@ -59,9 +59,7 @@ TEST(CompareExact, CountsAllMismatchesButReportsOnlyTheFirstFew) {
     EXPECT_NE(r.report().find("97 more"), std::string::npos);
 }
 
-TEST(CompareExact, RejectsOutputOfTheWrongLength) {
-    EXPECT_FALSE(compare_exact(iota_vec(10), iota_vec(9)).ok);
-}
+TEST(CompareExact, RejectsOutputOfTheWrongLength) { EXPECT_FALSE(compare_exact(iota_vec(10), iota_vec(9)).ok); }
 
 TEST(CompareExact, TellsNegativeZeroFromZero) {
     std::vector<float> e = {0.0f}, a = {-0.0f};
@@ -224,8 +222,8 @@ TEST(PatternHints, NameAConstantOffsetAndTheQuantityItEquals) {
     {
         const CheckResult r = compare_exact(expected, actual);
         ASSERT_FALSE(r.ok);
-        EXPECT_TRUE(has_hint(r, "every element is off by the same amount: actual - expected = " +
-                                    std::to_string(total_of(in))))
+        EXPECT_TRUE(
+            has_hint(r, "every element is off by the same amount: actual - expected = " + std::to_string(total_of(in))))
             << r.report();
         EXPECT_FALSE(has_hint(r, "which is")) << "no quantity was named, so none may be claimed: " << r.report();
     }
@@ -286,8 +284,10 @@ TEST(PatternHints, SayWhereAnUnwrittenTailStartsWhenTheGridIsRoundedDown) {
     std::uint32_t poison = 0xFFFFFFFFu;
     for (std::size_t i = 0; i < n; ++i) {
         expected[i] = static_cast<float>(i) * 0.5f;
-        if (i < 768) actual[i] = expected[i];
-        else std::memcpy(&actual[i], &poison, 4);
+        if (i < 768)
+            actual[i] = expected[i];
+        else
+            std::memcpy(&actual[i], &poison, 4);
     }
     const CheckResult r = compare_close(expected, actual, {1e-6, 1e-6});
     EXPECT_TRUE(has_hint(r, "the last 232 elements, from index 768 (= 3 x 256) to the end, still hold the poison"))
@@ -304,7 +304,8 @@ TEST(PatternHints, SayWhenOnlyTheTailPastTheLastFullBlockIsWrong) {
     }
     HintScope scope({{{1024, "block"}}, {}});
     const CheckResult r = compare_close(expected, actual, {1e-6, 1e-6});
-    EXPECT_TRUE(has_hint(r, "only the last 3 elements differ, from index 1024, the start of block 1 (of 1024 elements)"))
+    EXPECT_TRUE(
+        has_hint(r, "only the last 3 elements differ, from index 1024, the start of block 1 (of 1024 elements)"))
         << r.report();
     EXPECT_TRUE(has_hint(r, "the tail past the last full block (of 1024)")) << r.report();
 }
@@ -381,8 +382,8 @@ TEST(PatternHints, NameTheElementLostAndTheOneDoubledWhenOneIsWrittenOverAnother
 TEST(PatternHints, SayASortIsUnstableOnlyWhenTheKeysAndPairsAreRight) {
     std::vector<std::uint32_t> keys = {3, 1, 3, 2}, values = {0, 1, 2, 3};
     std::vector<std::uint32_t> out_keys = {1, 2, 3, 3}, unstable = {1, 3, 2, 0};
-    const CheckResult r = check_stable_sort(keys.data(), values.data(), out_keys.data(), unstable.data(), 4,
-                                            std::less<std::uint32_t>());
+    const CheckResult r =
+        check_stable_sort(keys.data(), values.data(), out_keys.data(), unstable.data(), 4, std::less<std::uint32_t>());
     ASSERT_FALSE(r.ok);
     EXPECT_TRUE(has_hint(r, "equal keys are out of input order (key 3 at position 2)")) << r.report();
     std::vector<std::uint32_t> lost_value = {1, 3, 0, 0};
@@ -398,7 +399,7 @@ struct Outcome {
     std::vector<Case> cases;
     std::vector<bool> passed;
     void add(std::size_t n, bool ok, Distribution d = Distribution::Uniform, bool in_place = false) {
-        Case c{"n=" + std::to_string(n), n, d, 0};
+        Case c{"n=" + std::to_string(n), n, d};
         c.in_place = in_place;
         cases.push_back(c);
         passed.push_back(ok);
@@ -439,7 +440,8 @@ TEST(CaseHints, SayAnImplementationFailsOnlyInPlace) {
 TEST(CaseHints, SayFromWhichSizeOnAnImplementationFails) {
     Outcome o;  // right within one tile of 1024, wrong beyond
     for (std::size_t n : edge_sizes({4, 10, 12})) o.add(n, n <= 1024);
-    EXPECT_NE(o.hints().find("fails only from n = 2^10+1 on; every n up to 2^10 passes"), std::string::npos) << o.hints();
+    EXPECT_NE(o.hints().find("fails only from n = 2^10+1 on; every n up to 2^10 passes"), std::string::npos)
+        << o.hints();
 }
 
 TEST(CaseHints, SayAnImplementationFailsOnlyOnOneDistribution) {
@@ -547,5 +549,6 @@ TEST(PatternHints, ClaimNoRunsShorterThanSixteenUnlessTheExerciseNamesThem) {
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.hint, "") << r.report();
     HintScope scope({{{2, "pair"}}, {}});
-    EXPECT_TRUE(has_hint(check_sorted(pairs.data(), pairs.size(), std::less<std::uint32_t>()), "runs of 2 elements (one pair)"));
+    EXPECT_TRUE(has_hint(check_sorted(pairs.data(), pairs.size(), std::less<std::uint32_t>()),
+                         "runs of 2 elements (one pair)"));
 }

@@ -31,8 +31,7 @@ void fill(int* out, long first, long last) {
 
 __global__ void spin(unsigned long long cycles) {
     const long long start = clock64();
-    while (clock64() - start < static_cast<long long>(cycles)) {
-    }
+    while (clock64() - start < static_cast<long long>(cycles)) {}
 }
 
 std::vector<int> one_to(std::size_t n) {
@@ -49,7 +48,9 @@ TEST(GuardBytes, AreAtLeast256AndAWholeBlockOfElementsAndKeepAlignment) {
     EXPECT_EQ(guard_bytes<char>(), 1024u);
     EXPECT_EQ(guard_bytes<int>(), 4096u);
     EXPECT_EQ(guard_bytes<double>(), 8192u);
-    struct Rgb { float r, g, b; };
+    struct Rgb {
+        float r, g, b;
+    };
     EXPECT_EQ(guard_bytes<Rgb>() % 256, 0u);
     EXPECT_GE(guard_bytes<Rgb>(), 1024 * sizeof(Rgb));
 }
@@ -71,7 +72,8 @@ TEST(GuardedBuffer, OneElementPastTheEndIsReportedWithItsSideAndDistance) {
     fill(z.data(), 0, 1001);  // the classic i <= n
     const CheckResult r = z.check_guards();
     ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index 1000; it has 1000 elements)")) << r.message;
+    EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index 1000; it has 1000 elements)"))
+        << r.message;
 }
 
 TEST(GuardedBuffer, AWholeBlockPastTheEndAndWritesBeforeTheStartAreReported) {
@@ -210,7 +212,8 @@ TEST(TimeChecked, AWrongWarmupIsNamed) {
                                        {[&] { out.poison(); }, [&] { fill(out.data(), 0, 101); },
                                         [&] { return verify_output(expected.data(), out); }});
     ASSERT_FALSE(t.check.ok);
-    EXPECT_TRUE(contains(t.check.message, "warm-up run 1 of 2: wrote 1 element past the end of out")) << t.check.message;
+    EXPECT_TRUE(contains(t.check.message, "warm-up run 1 of 2: wrote 1 element past the end of out"))
+        << t.check.message;
 }
 
 // The other hole: the call launched its work on a non-blocking stream of its own and returned.
@@ -230,8 +233,8 @@ TEST(TimeChecked, WorkLeftRunningOnAnotherStreamIsTimed) {
     EXPECT_TRUE(honest.note.empty()) << honest.note;
     EXPECT_EQ(hidden.late_runs, 5);
     EXPECT_FALSE(hidden.note.empty());
-    EXPECT_GT(hidden.ms.median, 0.9 * honest.ms.median) << "hidden " << hidden.ms.median << " ms, honest "
-                                                          << honest.ms.median << " ms";
+    EXPECT_GT(hidden.ms.median, 0.9 * honest.ms.median)
+        << "hidden " << hidden.ms.median << " ms, honest " << honest.ms.median << " ms";
 }
 
 TEST(TimeHost, WaitsForGpuWorkTheFunctionLeftRunning) {

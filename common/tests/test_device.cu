@@ -17,7 +17,8 @@ TEST(CudaCheck, AFailingCallThrowsNamingTheCallFileAndLine) {
     // Fails with or without a GPU: there is no device -1.
     int line = 0;
     try {
-        line = __LINE__; PMPP_CUDA_CHECK(cudaSetDevice(-1));
+        line = __LINE__ + 1;  // the next line
+        PMPP_CUDA_CHECK(cudaSetDevice(-1));
         FAIL() << "no exception";
     } catch (const CudaError& e) {
         const std::string what = e.what();
@@ -73,8 +74,7 @@ TEST(DeviceBuffer, PoisonFillsEveryByteAndRoundTripsThroughTheHost) {
 namespace {
 __global__ void spin(unsigned long long cycles) {
     const long long start = clock64();
-    while (clock64() - start < static_cast<long long>(cycles)) {
-    }
+    while (clock64() - start < static_cast<long long>(cycles)) {}
 }
 __global__ void write_illegal(int* p) { p[threadIdx.x] = 1; }
 }  // namespace

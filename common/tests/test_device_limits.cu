@@ -46,8 +46,10 @@ struct ProfileVariable {
         if (v) saved = v;
     }
     ~ProfileVariable() {
-        if (was_set) setenv("PMPP_DEVICE_PROFILE", saved.c_str(), 1);
-        else unsetenv("PMPP_DEVICE_PROFILE");
+        if (was_set)
+            setenv("PMPP_DEVICE_PROFILE", saved.c_str(), 1);
+        else
+            unsetenv("PMPP_DEVICE_PROFILE");
     }
 };
 

@@ -21,59 +21,96 @@ __global__ void add_one(const int* in, int* out, std::size_t n, std::size_t skip
     if (i < n && i != skip) out[i] = in[i] + 1;
 }
 
-// "good" adds one to every element; "student" forgets the last one.
-void launch(const Impl& impl, const int* in, int* out, std::size_t n) {
-    const std::size_t skip = impl.name == "student" ? n - 1 : static_cast<std::size_t>(-1);
+// The fake exercise's case: n, the distribution, and a word the label carries.
+struct FakeSpec {
+    bool odd = false;  // labelled "odd": the runner keeps the word on a --size of its own
+};
+using FakeCase = CaseOf<FakeSpec>;
+
+// A variant: whether it forgets the last element ("student" does; "good" and "lib" do not).
+struct FakeFn {
+    bool forgets_the_last = false;
+};
+
+// One problem: the input and the CPU's answer. Counted, to show the runner makes each once.
+struct FakeProblem {
+    std::vector<int> input, expected;
+};
+int problems_made = 0, bench_problems_made = 0;
+
+FakeProblem make_problem(std::size_t n, std::uint64_t seed) {
+    FakeProblem p;
+    p.input = generate<int>(n, Distribution::Uniform, seed);
+    for (int x : p.input) p.expected.push_back(static_cast<int>(static_cast<unsigned>(x) + 1u));
+    return p;
+}
+
+void launch(const FakeFn& fn, const int* in, int* out, std::size_t n) {
+    const std::size_t skip = fn.forgets_the_last ? n - 1 : static_cast<std::size_t>(-1);
     if (n) add_one<<<static_cast<unsigned>((n + 255) / 256), 256>>>(in, out, n, skip);
     PMPP_CHECK_LAUNCH();
 }
 
-CheckResult run_case(const Impl& impl, std::size_t n, std::uint64_t seed) {
-    auto input = generate<int>(n, Distribution::Uniform, seed);
-    std::vector<int> expected(n);
-    for (std::size_t i = 0; i < n; ++i) expected[i] = static_cast<int>(static_cast<unsigned>(input[i]) + 1u);
+CheckResult check(const FakeFn& fn, const FakeProblem& p) {
+    const std::size_t n = p.input.size();
     DeviceBuffer<int> in, out(n);
-    in.upload(input);
+    in.upload(p.input);
     out.poison();
-    launch(impl, in.data(), out.data(), n);
+    launch(fn, in.data(), out.data(), n);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    return compare_exact(expected, out.to_host());
+    return compare_exact(p.expected, out.to_host());
 }
 
-ExerciseDef fake_exercise() {
-    ExerciseDef def;
-    def.id = "00_fake";
-    def.title = "add one";
-    def.impls = {{"student", ImplKind::Student, "forgets the last element"},
-                 {"good", ImplKind::Reference, "right"},
-                 {"lib", ImplKind::Library, "right, the baseline"},
-                 {"cpu", ImplKind::Cpu, "the definition"}};
-    def.baseline = "lib";
-    def.max_size = std::size_t{1} << 24;
-    def.bench_sizes = {1u << 16};
-    def.cases = [](const Options&) { return make_cases({1, 2, 1000}, {Distribution::Uniform}, {}); };
-    def.run_case = [](const Impl& impl, const Case& c, std::uint64_t seed, const Options&) {
-        return run_case(impl, c.n, seed);
+using FakeExercise = Exercise<FakeSpec, FakeFn, FakeProblem>;
+
+FakeExercise typed_fake_exercise() {
+    FakeExercise ex;
+    ex.id = "00_fake";
+    ex.title = "add one";
+    ex.variants = {{"student", ImplKind::Student, "forgets the last element", {true}},
+                   {"good", ImplKind::Reference, "right", {false}},
+                   {"lib", ImplKind::Library, "right, the baseline", {false}},
+                   {"cpu", ImplKind::Cpu, "the definition", {}}};
+    ex.baseline = "lib";
+    ex.max_size = std::size_t{1} << 24;
+    ex.bench_sizes = {1u << 16};
+    ex.cases = [](const Options&) {
+        std::vector<FakeCase> cases;
+        for (std::size_t n : {1, 2, 1000}) cases.push_back({n, Distribution::Uniform, {}, false});
+        cases.push_back({1001, Distribution::Uniform, {true}, false});
+        return cases;
     };
-    def.bench = [](const Impl& impl, std::size_t n, BenchContext& ctx) {
+    ex.describe = [](const FakeCase& c) { return std::string(to_string(c.dist)) + (c.spec.odd ? " odd" : ""); };
+    ex.make_problem = [](const FakeCase& c, std::uint64_t seed, const Options&) {
+        ++problems_made;
+        return make_problem(c.n, seed);
+    };
+    ex.check = [](const FakeExercise::Row& v, const FakeProblem& p, const FakeCase&, const Options&) {
+        return check(v.fn, p);
+    };
+    ex.make_bench_problem = [](std::size_t n, BenchContext& ctx) {
+        ++bench_problems_made;
+        return make_problem(n, ctx.seed);
+    };
+    ex.bench = [](const FakeExercise::Row& v, FakeProblem& p, std::size_t n, BenchContext& ctx) {
         Measurement m;
         m.bytes = 8.0 * n;
         m.items = static_cast<double>(n);
-        if (impl.kind == ImplKind::Cpu) {
+        if (v.kind == ImplKind::Cpu) {
             m.ms = time_host(ctx.timing, [] {});
             return std::vector<Measurement>{m};
         }
         DeviceBuffer<int> in(n), out(n);
-        PMPP_CUDA_CHECK(cudaMemset(in.data(), 1, n * sizeof(int)));
-        m.ms = time_device(ctx.timing, &ctx.flusher, [&] { launch(impl, in.data(), out.data(), n); });
-        const CheckResult r = run_case(impl, n, ctx.seed);
-        m.correct = r.ok;
-        m.check_message = r.message;
+        in.upload(p.input);
+        m.ms = time_device(ctx.timing, &ctx.flusher, [&] { launch(v.fn, in.data(), out.data(), n); });
+        m.record_check(compare_exact(p.expected, out.to_host()));
         return std::vector<Measurement>{m};
     };
-    def.device_bytes = [](std::size_t n, const Options&) { return 8.0 * n; };
-    return def;
+    ex.device_bytes = [](std::size_t n, const Options&) { return 8.0 * n; };
+    return ex;
 }
+
+ExerciseDef fake_exercise() { return typed_fake_exercise().erase(); }
 
 int run(std::vector<std::string> args, Json& results) {
     std::vector<char*> argv = {const_cast<char*>("fake")};
@@ -114,7 +151,7 @@ TEST(Harness, AWrongStudentFailsTheCheckWithExitCode1AndIsNotTimed) {
     EXPECT_EQ(results.at("status").as_string(), "wrong");
     EXPECT_EQ(results.at("seed").as_number(), 5);
     const Json& summary = results.at("check_summary");
-    EXPECT_EQ(summary.at("student").at("failed").as_number(), 3);  // n = 1, 2, 1000 all lose their last element
+    EXPECT_EQ(summary.at("student").at("failed").as_number(), 4);  // n = 1, 2, 1000, 1001 all lose their last element
     EXPECT_EQ(summary.at("good").at("failed").as_number(), 0);
     EXPECT_FALSE(summary.contains("cpu"));
     bool student_timed = false, good_timed = false, cpu_timed = false;
@@ -161,12 +198,50 @@ TEST(Harness, MeasuresTheBaselineForTheRatioEvenWhenNotAskedFor) {
     EXPECT_TRUE(baseline);
 }
 
-TEST(Harness, ASizeGivenAloneIsCheckedWithEveryDistributionOfTheList) {
+TEST(Harness, ASizeGivenAloneIsCheckedWithEveryKindOfCaseOfTheList) {
     PMPP_REQUIRE_GPU();
     Json results;
     EXPECT_EQ(run({"--impl", "good", "--check", "--size", "777"}, results), kExitOk);
-    ASSERT_EQ(results.at("checks").size(), 1u);
+    ASSERT_EQ(results.at("checks").size(), 2u);  // "uniform" and "uniform odd", at 777
     EXPECT_EQ(results.at("checks")[0].at("n").as_number(), 777);
+    EXPECT_EQ(results.at("checks")[0].at("case").as_string(), "n=" + format_size(777) + " uniform");
+    EXPECT_EQ(results.at("checks")[1].at("case").as_string(), "n=" + format_size(777) + " uniform odd");
+}
+
+TEST(HarnessContract, LabelsEveryCaseSizeFirstFromTheExercisesWords) {
+    const FakeExercise ex = typed_fake_exercise();
+    const auto cases = ex.erase().cases(Options{});
+    ASSERT_EQ(cases.size(), 4u);
+    EXPECT_EQ(cases[2].label, "n=" + format_size(1000) + " uniform");
+    EXPECT_EQ(cases[3].label, "n=" + format_size(1001) + " uniform odd");
+    EXPECT_EQ(ex.label(ex.cases(Options{})[3]), cases[3].label);
+    EXPECT_EQ(case_label(std::size_t{1} << 20, ""), "n=2^20");
+}
+
+TEST(HarnessContract, NamesEachVariantOnceForListCheckAndBenchmark) {
+    const FakeExercise ex = typed_fake_exercise();
+    const ExerciseDef def = ex.erase();
+    ASSERT_EQ(def.impls.size(), ex.variants.size());
+    for (std::size_t i = 0; i < ex.variants.size(); ++i) {
+        EXPECT_EQ(def.impls[i].name, ex.variants[i].name);
+        EXPECT_EQ(def.impls[i].kind, ex.variants[i].kind);
+    }
+    EXPECT_TRUE(ex.variant("student").fn.forgets_the_last);
+    EXPECT_THROW(ex.variant("nobody"), std::logic_error);
+}
+
+TEST(HarnessContract, MakesEachCasesProblemOnceForEveryVariantAndEachSizesOnce) {
+    PMPP_REQUIRE_GPU();
+    problems_made = bench_problems_made = 0;
+    Json results;
+    EXPECT_EQ(run({"--impl", "all", "--seed", "4", "--repeats", "2"}, results), kExitWrongResult);
+    EXPECT_EQ(problems_made, 4);  // 4 cases, each checked for student, good and lib
+    EXPECT_EQ(results.at("checks").size(), 12u);
+    EXPECT_EQ(bench_problems_made, 1);  // 1 size, timed for good, lib and cpu
+    // The results list each implementation's cases together, in the order they were asked for.
+    EXPECT_EQ(results.at("checks")[0].at("impl").as_string(), "student");
+    EXPECT_EQ(results.at("checks")[4].at("impl").as_string(), "good");
+    EXPECT_EQ(results.at("checks")[4].at("case").as_string(), "n=" + format_size(1) + " uniform");
 }
 
 TEST(Harness, RefusesASizeThatCannotFitWithExitCode4) {
@@ -208,7 +283,10 @@ TEST(Harness, AnUnknownDeviceProfileIsAUsageErrorNamingTheKnownOnes) {
     setenv("PMPP_DEVICE_PROFILE", "h100-but-smaller", 1);
     Json results;
     const int rc = run({"--impl", "good", "--check"}, results);
-    if (before) setenv("PMPP_DEVICE_PROFILE", saved.c_str(), 1); else unsetenv("PMPP_DEVICE_PROFILE");
+    if (before)
+        setenv("PMPP_DEVICE_PROFILE", saved.c_str(), 1);
+    else
+        unsetenv("PMPP_DEVICE_PROFILE");
     EXPECT_EQ(rc, kExitUsage);
     EXPECT_EQ(results.at("status").as_string(), "usage_error");
     EXPECT_NE(results.at("error").as_string().find("t4"), std::string::npos);

@@ -21,8 +21,8 @@ TEST(Keys, FloatTotalOrderPutsNegativeZeroBeforeZeroAndEveryNaNLast) {
     std::memcpy(&negative_nan, &bits, 4);
     bits = 0xFF800001u;  // the negative NaN with the smallest payload: the very last key
     std::memcpy(&largest_negative_nan, &bits, 4);
-    const std::vector<float> ordered = {-inf, -3e38f, -1.0f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1.0f, 3e38f, inf,
-                                        tiny_nan, qnan, negative_nan, largest_negative_nan};
+    const std::vector<float> ordered = {-inf, -3e38f, -1.0f, -1e-45f,  -0.0f, 0.0f,         1e-45f,
+                                        1.0f, 3e38f,  inf,   tiny_nan, qnan,  negative_nan, largest_negative_nan};
     for (std::size_t i = 0; i + 1 < ordered.size(); ++i)
         EXPECT_LT(ordered_bits(ordered[i]), ordered_bits(ordered[i + 1])) << i;
     EXPECT_EQ(ordered_bits(-inf), 0u);
@@ -69,7 +69,8 @@ TEST(PairChecks, StableCheckRejectsEqualKeysOutOfInputOrder) {
     const std::vector<unsigned> vals = {0, 1, 2, 3, 4};
     const std::vector<unsigned> sk = {1, 1, 2, 3, 3}, unstable = {4, 1, 3, 0, 2};
     EXPECT_TRUE(check_pairs_permutation(keys.data(), vals.data(), sk.data(), unstable.data(), 5).ok);
-    const CheckResult r = check_stable_sort(keys.data(), vals.data(), sk.data(), unstable.data(), 5, std::less<unsigned>());
+    const CheckResult r =
+        check_stable_sort(keys.data(), vals.data(), sk.data(), unstable.data(), 5, std::less<unsigned>());
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.first.at(0).index, 0u);
     EXPECT_NE(r.hint.find("not stable"), std::string::npos);

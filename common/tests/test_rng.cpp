@@ -37,7 +37,12 @@ TEST(Rng, ProducesThePublishedSequenceForSeed42) {
     for (auto& e : expect) {
         e = rotl(st[1] * 5, 7) * 9;
         const std::uint64_t t = st[1] << 17;
-        st[2] ^= st[0]; st[3] ^= st[1]; st[1] ^= st[2]; st[0] ^= st[3]; st[2] ^= t; st[3] = rotl(st[3], 45);
+        st[2] ^= st[0];
+        st[3] ^= st[1];
+        st[1] ^= st[2];
+        st[0] ^= st[3];
+        st[2] ^= t;
+        st[3] = rotl(st[3], 45);
     }
     EXPECT_EQ(a, expect[0]);
     EXPECT_EQ(b, expect[1]);

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Outcome {
-    int status = -1;     // the command's exit status
+    int status = -1;  // the command's exit status
     std::string output;  // stdout and stderr together
 };
 
@@ -67,7 +67,8 @@ std::string line_with(const Outcome& o, const std::vector<std::string>& words) {
 
 // The repository: this binary is common/build/tests.
 fs::path repository() {
-    static const fs::path root = fs::canonical(fs::read_symlink("/proc/self/exe")).parent_path().parent_path().parent_path();
+    static const fs::path root =
+        fs::canonical(fs::read_symlink("/proc/self/exe")).parent_path().parent_path().parent_path();
     return root;
 }
 
@@ -113,8 +114,7 @@ std::vector<std::string> exercises() {
     for (const auto& e : fs::directory_iterator(repository())) {
         const std::string n = e.path().filename().string();
         if (e.is_directory() && n.size() > 3 && std::isdigit(static_cast<unsigned char>(n[0])) &&
-            std::isdigit(static_cast<unsigned char>(n[1])) && n[2] == '_' &&
-            fs::exists(e.path() / "Makefile"))
+            std::isdigit(static_cast<unsigned char>(n[1])) && n[2] == '_' && fs::exists(e.path() / "Makefile"))
             names.push_back(n);
     }
     std::sort(names.begin(), names.end());
@@ -157,10 +157,11 @@ protected:
 
 TEST_P(EveryExercise, TheStarterPassesTheLinkRuleAndIsClean) {
     const std::string starter = pairs_of(info_["STUDENT_SRCS"]);
-    const Outcome link = rules("link --course-symbols build/course_symbols.txt --api " + shell_quoted(info_["STUDENT_API"]) + starter);
+    const Outcome link =
+        rules("link --course-symbols build/course_symbols.txt --api " + shell_quoted(info_["STUDENT_API"]) + starter);
     EXPECT_EQ(link.status, 0) << link.output;
-    const Outcome interposition =
-        rules("interposition --binary build/" + info_["PROGRAM"] + " --course-symbols build/course_symbols.txt" + starter);
+    const Outcome interposition = rules("interposition --binary build/" + info_["PROGRAM"] +
+                                        " --course-symbols build/course_symbols.txt" + starter);
     EXPECT_EQ(interposition.status, 0) << interposition.output;
     const Outcome clean = rules("forbidden --course-root .. --forbid " + shell_quoted(info_["FORBIDDEN_APIS"]) +
                                 " --may-include " + shell_quoted(info_["STUDENT_MAY_INCLUDE"]) + " --may-call " +
@@ -171,7 +172,8 @@ TEST_P(EveryExercise, TheStarterPassesTheLinkRuleAndIsClean) {
 
 TEST_P(EveryExercise, TheReferenceAnswerInTheStudentsSlotPassesTheLinkRule) {
     const std::string answer = pairs_of(info_["SOLUTION_SRCS"]);
-    const Outcome link = rules("link --course-symbols build/course_symbols.txt --api " + shell_quoted(info_["STUDENT_API"]) + answer);
+    const Outcome link =
+        rules("link --course-symbols build/course_symbols.txt --api " + shell_quoted(info_["STUDENT_API"]) + answer);
     EXPECT_EQ(link.status, 0) << link.output;
     const Outcome interposition = rules("interposition --binary build/" + info_["PROGRAM"] +
                                         "_solution --course-symbols build/course_symbols.txt" + answer);
@@ -198,8 +200,9 @@ protected:
             log += "$ " + command + "\n" + o.output;
             return o.status == 0;
         };
-        ready_ = step("cp -a " + shell_quoted((root / "common").string()) + " " + shell_quoted((root / "01_saxpy").string()) + " " +
-                      shell_quoted((root / "02_scan").string()) + " " + shell_quoted(sandbox_.string()));
+        ready_ = step("cp -a " + shell_quoted((root / "common").string()) + " " +
+                      shell_quoted((root / "01_saxpy").string()) + " " + shell_quoted((root / "02_scan").string()) +
+                      " " + shell_quoted(sandbox_.string()));
         // The course objects (already built: copied, up to date) and the starters' programs.
         ready_ = ready_ && step(make_in(sandbox_ / "02_scan") + " -j2 build/scan") &&
                  step(make_in(sandbox_ / "01_saxpy") + " -j2 build/saxpy");
@@ -220,11 +223,14 @@ protected:
     void SetUp() override { ASSERT_TRUE(ready_) << "the sandbox could not be built:\n" << setup_log_; }
 
     // `make forbidden` with these files in the student's place (memoized: several tests read one run).
-    static const Outcome& forbidden(const std::string& exercise, const std::string& files, const std::string& extra = "") {
+    static const Outcome& forbidden(const std::string& exercise, const std::string& files,
+                                    const std::string& extra = "") {
         const std::string key = exercise + "|" + files + "|" + extra;
         auto it = runs_.find(key);
         if (it == runs_.end())
-            it = runs_.emplace(key, run(make_in(sandbox_ / exercise) + " forbidden STUDENT_SRCS=" + shell_quoted(files) + " " + extra))
+            it = runs_
+                     .emplace(key, run(make_in(sandbox_ / exercise) + " forbidden STUDENT_SRCS=" + shell_quoted(files) +
+                                       " " + extra))
                      .first;
         return it->second;
     }
@@ -252,7 +258,8 @@ std::map<std::string, Outcome> StudentRules::runs_;
 TEST_F(StudentRules, LinkRefusesAFileThatDefinesTheCoursesTimingSummary) {
     const Outcome o = link("02_scan", "scan", input("scan_replaces_summarize.cu"));
     EXPECT_NE(o.status, 0) << o.output;
-    EXPECT_NE(line_with(o, {"error:", "scan_replaces_summarize.cu", "pmpp::summarize(", "common/stats.cpp"}), "") << o.output;
+    EXPECT_NE(line_with(o, {"error:", "scan_replaces_summarize.cu", "pmpp::summarize(", "common/stats.cpp"}), "")
+        << o.output;
     EXPECT_FALSE(fs::exists(sandbox_ / "02_scan" / "build" / "scan"));
 }
 
@@ -289,10 +296,12 @@ TEST_F(StudentRules, LinkAcceptsAnHonestFileWithItsOwnKernelsAndHelpers) {
 
 TEST_F(StudentRules, TheReferenceAnswerInTheStudentsSlotLinksAndIsRecognisedByMakeForbidden) {
     const fs::path folder = sandbox_ / "02_scan";
-    fs::copy_file(folder / "scan_solution.cu", folder / "scan_student.cu", fs::copy_options::overwrite_existing);
+    fs::copy_file(folder / "harness" / "scan_solution.cu", folder / "scan_student.cu",
+                  fs::copy_options::overwrite_existing);
     fs::remove(folder / "build" / "scan");
     const Outcome o = run(make_in(folder) + " build/scan forbidden");
-    fs::copy_file(repository() / "02_scan" / "scan_student.cu", folder / "scan_student.cu", fs::copy_options::overwrite_existing);
+    fs::copy_file(repository() / "02_scan" / "scan_student.cu", folder / "scan_student.cu",
+                  fs::copy_options::overwrite_existing);
     EXPECT_EQ(o.status, 0) << o.output;
     EXPECT_TRUE(has(o, "scan_student.cu is the course's reference answer")) << o.output;
     EXPECT_TRUE(has(o, "forbidden: clean")) << o.output;
@@ -303,7 +312,8 @@ TEST_F(StudentRules, TheReferenceAnswerInTheStudentsSlotLinksAndIsRecognisedByMa
 TEST_F(StudentRules, UseRuleRefusesAScanThatCallsTheCubBaseline) {
     const Outcome& o = forbidden("02_scan", input("scan_calls_cub_reference.cu"));
     EXPECT_NE(o.status, 0) << o.output;
-    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "scan_calls_cub_reference.cu", "exclusive_scan_cub(", "use rule"}), "") << o.output;
+    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "scan_calls_cub_reference.cu", "exclusive_scan_cub(", "use rule"}), "")
+        << o.output;
 }
 
 TEST_F(StudentRules, UseRuleRefusesASaxpyThatCallsTheVectorizedReference) {
@@ -339,10 +349,12 @@ TEST_F(StudentRules, ForbiddenLibraryCooperativeGroupsScanIsSeen) {
 
 // One file holds every escape; each must be named on its own line.
 TEST_F(StudentRules, UseRuleRefusesOpeningAFile) {
-    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls fopen", "file access"}), "");
+    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls fopen", "file access"}),
+              "");
 }
 TEST_F(StudentRules, UseRuleRefusesReadingTheEnvironment) {
-    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls getenv", "environment"}), "");
+    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls getenv", "environment"}),
+              "");
 }
 TEST_F(StudentRules, UseRuleRefusesAThread) {
     EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "std::thread", "threads"}), "");
@@ -354,10 +366,12 @@ TEST_F(StudentRules, UseRuleRefusesAnExitHandlerButNotNvccsOwnRegistration) {
     EXPECT_TRUE(has(forbidden("02_scan", input("scan_clean.cu")), "forbidden: clean"));
 }
 TEST_F(StudentRules, UseRuleRefusesAShellCommand) {
-    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls system", "processes"}), "");
+    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "calls system", "processes"}),
+              "");
 }
 TEST_F(StudentRules, UseRuleRefusesANonBlockingStream) {
-    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "cudaStreamCreateWithFlags"}), "");
+    EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "cudaStreamCreateWithFlags"}),
+              "");
 }
 TEST_F(StudentRules, UseRuleRefusesAPathIntoProc) {
     EXPECT_NE(line_with(forbidden("02_scan", input("scan_escapes.cu")), {"FORBIDDEN: ", "/proc/self/maps"}), "");
@@ -374,7 +388,8 @@ TEST_F(StudentRules, UseRuleAcceptsOwnKernelsVectorPrintfAndPlainCooperativeGrou
 
 TEST_F(StudentRules, UseRuleAcceptsCallsBetweenStudentFilesAndWhatStudentMayCallNames) {
     const std::string helper = input("scan_helper_calls_the_students_scan.cu");
-    EXPECT_EQ(forbidden("02_scan", "scan_student.cu " + helper).status, 0) << forbidden("02_scan", "scan_student.cu " + helper).output;
+    EXPECT_EQ(forbidden("02_scan", "scan_student.cu " + helper).status, 0)
+        << forbidden("02_scan", "scan_student.cu " + helper).output;
     const Outcome& alone = forbidden("02_scan", helper);
     EXPECT_NE(line_with(alone, {"FORBIDDEN: ", "exclusive_scan_student("}), "") << alone.output;
     const Outcome& allowed = forbidden("02_scan", helper, "STUDENT_MAY_CALL=exclusive_scan_student");
@@ -386,7 +401,7 @@ TEST_F(StudentRules, UseRuleAcceptsCallsBetweenStudentFilesAndWhatStudentMayCall
 TEST_F(StudentRules, IncludeRuleRefusesTheReferencesBlockScanPrimitives) {
     const Outcome& o = forbidden("02_scan", input("scan_includes_primitives.cu"));
     EXPECT_NE(o.status, 0) << o.output;
-    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "includes 02_scan/scan_primitives.cuh", "include rule"}), "") << o.output;
+    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "includes common/primitives/scan.cuh", "include rule"}), "") << o.output;
 }
 
 TEST_F(StudentRules, IncludeRuleRefusesTheHarnessHeader) {
@@ -400,11 +415,11 @@ TEST_F(StudentRules, IncludeRuleRefusesTheHarnessHeader) {
 TEST_F(StudentRules, CheckExitsWithFiveOnAViolationAndZeroWhenClean) {
     const fs::path folder = sandbox_ / "02_scan";
     const std::string common = " --course-root .. --forbid thrust,cub --may-include scan.h ";
-    const Outcome bad = run("cd " + shell_quoted(folder.string()) + " && bash " + rules_script() + " forbidden" + common +
-                            pairs_of(input("scan_calls_cub_reference.cu")));
+    const Outcome bad = run("cd " + shell_quoted(folder.string()) + " && bash " + rules_script() + " forbidden" +
+                            common + pairs_of(input("scan_calls_cub_reference.cu")));
     EXPECT_EQ(bad.status, 5) << bad.output;
-    const Outcome good = run("cd " + shell_quoted(folder.string()) + " && bash " + rules_script() + " forbidden" + common +
-                             pairs_of(input("scan_clean.cu")));
+    const Outcome good = run("cd " + shell_quoted(folder.string()) + " && bash " + rules_script() + " forbidden" +
+                             common + pairs_of(input("scan_clean.cu")));
     EXPECT_EQ(good.status, 0) << good.output;
 }
 

@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
         try {
             const pmpp::Json r = pmpp::Json::parse(pmpp::read_file(path));
             const pmpp::Json& s = r.at("summary");
-            t.add_row({name, r.at("status").as_string(), s.at("student_check").as_string(),
-                       s.at("key_figure").as_string()});
+            t.add_row(
+                {name, r.at("status").as_string(), s.at("student_check").as_string(), s.at("key_figure").as_string()});
             if (r.at("status").as_string() == "no_gpu") ++no_gpu;
             const int code = static_cast<int>(r.at("exit_code").as_number());
             if (code > worst) worst = code;

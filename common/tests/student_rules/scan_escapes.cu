@@ -13,7 +13,9 @@ static void at_exit_hook() {}
 
 FILE* open_results() { return std::fopen("build/results.json", "r"); }
 const char* read_environment() { return std::getenv("PMPP_SEED"); }
-void start_thread() { std::thread([] {}).detach(); }
+void start_thread() {
+    std::thread([] {}).detach();
+}
 int register_exit_hook() { return std::atexit(at_exit_hook); }
 int run_shell() { return std::system("true"); }
 cudaStream_t private_stream() {

@@ -1,21 +1,17 @@
-// scan_primitives.cuh: the building blocks of the fast scans (variants 2 and 3 here, and the
-// fused find_repeats in 03_find_repeats).
+// common/primitives/scan.cuh: the warp, block and tile scans every fast scan of the course is
+// built from (02's variants 2 and 3, 03's fused find_repeats, 04's tiled and binned renderers,
+// 06's radix sorts). A README may tell students to use them; the look-back that variant 3 adds is
+// 02_scan/scan_3_lookback.cuh's, which students do not receive.
 //
 //  - warp_inclusive_scan: Kogge-Stone within a warp through register shuffles (PMPP 11.2):
 //    log2(32) = 5 steps, no shared memory, no barrier;
 //  - block_exclusive_scan: each warp scans, warp totals are scanned by warp 0, added back
 //    (PMPP 11.5's hierarchy, one level down: inside a block);
 //  - load_tile / store_tile / tile_exclusive_scan: a tile held as rounds of 16-byte words,
-//    so that every access of a warp is 512 contiguous bytes;
-//  - decoupled look-back (Merrill & Garland 2016): tile t publishes its aggregate as soon as it
-//    knows it, then one warp walks back over its predecessors 32 at a time, summing aggregates
-//    until it meets a tile that published its inclusive prefix. Each status is one 64-bit word
-//    (flag and value together), so a reader that sees the flag sees the value: no fences.
+//    so that every access of a warp is 512 contiguous bytes.
 //
 // Arithmetic is in unsigned: int32 sums wrap around, which is defined for unsigned only.
 #pragma once
-
-#include <cuda/atomic>
 
 #include <cstdint>
 
@@ -151,64 +147,6 @@ __device__ __forceinline__ void tile_exclusive_scan(const unsigned (&sums)[ROUND
     for (int r = 0; r < ROUNDS; ++r) prefix[r] = s.round_offset[r] + s.warp_prefix[r][warp] + inclusive[r] - sums[r];
     total = s.total;
     __syncthreads();
-}
-
-// ---- decoupled look-back --------------------------------------------------------------------
-
-// A tile's status: flag in the high 32 bits, value in the low 32.
-enum : unsigned { kStatusEmpty = 0, kStatusAggregate = 1, kStatusPrefix = 2 };
-
-__device__ __forceinline__ void publish(unsigned long long* status, unsigned flag, unsigned value) {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ref(*status);
-    ref.store((static_cast<unsigned long long>(flag) << 32) | value, cuda::memory_order_relaxed);
-}
-
-__device__ __forceinline__ unsigned long long read_status(unsigned long long* status) {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ref(*status);
-    return ref.load(cuda::memory_order_relaxed);
-}
-
-// How long a tile waits before it first reads its predecessors' statuses, and between two
-// reads of a status that is not ready yet. Spinning warps flood L2 with status reads while the
-// memory system is busy with the real data; waiting first lets the nearest predecessors
-// publish. Measured on an H200 at 2^28 (NOTES.md): no wait 0.80 ms, 1000 ns 0.72 ms, 2000 ns
-// 0.67 ms (CUB: 0.68 ms; CUB waits too, about 1.2 us). Small grids skip the waits: with few
-// tiles the predecessors are ready at once and the wait would only add latency.
-struct LookBackWaits {
-    unsigned first_ns = 2000;
-    unsigned poll_ns = 300;
-    unsigned min_grid = 500;  // blocks; below this, no waits
-};
-
-// Called by one whole warp of tile `tile` (> 0) after it published its aggregate. Returns the
-// sum of every element before the tile. Safe because tile numbers are handed out in the order
-// blocks start (an atomic counter, not blockIdx): every predecessor is running or done, and
-// publishing an aggregate never waits, so the loop below always ends. Lane k looks at tile
-// (nearest - k): 32 predecessors per round.
-__device__ __forceinline__ unsigned look_back(unsigned long long* statuses, unsigned tile, LookBackWaits waits = {}) {
-    const unsigned lane = threadIdx.x & 31u;
-    const bool wait = gridDim.x >= waits.min_grid;
-    if (wait) __nanosleep(waits.first_ns);
-    unsigned exclusive = 0;
-    long long nearest = static_cast<long long>(tile) - 1;
-    while (true) {
-        const long long pred = nearest - lane;
-        unsigned long long s =
-            pred >= 0 ? read_status(&statuses[pred]) : (static_cast<unsigned long long>(kStatusPrefix) << 32);
-        while (__any_sync(0xFFFFFFFFu, (s >> 32) == kStatusEmpty)) {
-            if (wait) __nanosleep(waits.poll_ns);
-            if ((s >> 32) == kStatusEmpty) s = read_status(&statuses[pred]);
-        }
-        const unsigned prefix_lanes = __ballot_sync(0xFFFFFFFFu, (s >> 32) == kStatusPrefix);
-        const unsigned value = static_cast<unsigned>(s);
-        if (prefix_lanes != 0) {
-            // The aggregates nearer than the first inclusive prefix, and that prefix.
-            const unsigned first = static_cast<unsigned>(__ffs(prefix_lanes)) - 1;
-            return exclusive + warp_sum(lane <= first ? value : 0u);
-        }
-        exclusive += warp_sum(value);
-        nearest -= 32;
-    }
 }
 
 }  // namespace scan_primitives

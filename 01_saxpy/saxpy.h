@@ -1,6 +1,6 @@
 // saxpy.h: the functions of exercise 01. z[i] = a * x[i] + y[i] for 0 <= i < n.
 //
-// The harness (saxpy_harness.cu) owns the inputs, the timing and the checking; every
+// The harness (harness/saxpy_harness.cu) owns the inputs, the timing and the checking; every
 // implementation below only computes. Pointers named x, y, z are device pointers unless the
 // function name says "from_host". All work goes on the default stream.
 #pragma once
@@ -15,13 +15,13 @@ void saxpy_student(std::size_t n, float a, const float* x, const float* y, float
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z);
 
 // ---- Reference variants (one file each, from the textbook kernel to the fast one) -------
-void saxpy_naive(std::size_t n, float a, const float* x, const float* y, float* z);       // saxpy_1_naive.cu
+void saxpy_naive(std::size_t n, float a, const float* x, const float* y, float* z);  // saxpy_1_naive.cu
 void saxpy_vectorized(std::size_t n, float a, const float* x, const float* y, float* z);  // saxpy_2_vectorized.cu
 // The library baseline: cuBLAS computes y = a * x + y in place, so `z` must hold y on entry.
-void saxpy_cublas_in_place(std::size_t n, float a, const float* x, float* z);             // saxpy_cublas.cu
+void saxpy_cublas_in_place(std::size_t n, float a, const float* x, float* z);  // saxpy_cublas.cu
 // The definition of correct: a plain loop on the CPU (host arrays).
-void saxpy_cpu(std::size_t n, float a, const float* x, const float* y, float* z);          // saxpy_cpu.cpp
+void saxpy_cpu(std::size_t n, float a, const float* x, const float* y, float* z);  // saxpy_cpu.cpp
 
-// The reference answer for task 3, built on any device-pointer implementation.
+// The reference answer for task 3, built on any device-pointer implementation (saxpy_3_from_host.cu).
 using SaxpyDeviceFn = void (*)(std::size_t n, float a, const float* x, const float* y, float* z);
 void saxpy_from_host_with(SaxpyDeviceFn fn, std::size_t n, float a, const float* x, const float* y, float* z);

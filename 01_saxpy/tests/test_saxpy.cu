@@ -1,6 +1,6 @@
 // Exercise 01: every reference equals the CPU on every edge size, the check rejects each
 // classic mistake, and the harness accepts the reference answer end to end.
-#include "../saxpy_harness.h"
+#include "../harness/saxpy_harness.h"
 #include "wrong_saxpy.h"
 
 #include "common/readme_hints.h"
@@ -17,14 +17,27 @@ namespace {
 
 const std::size_t kEdgeSizes[] = {0, 1, 255, 256, 257, std::size_t{1} << 20, (std::size_t{1} << 26) + 3};
 
-Case uniform_case(std::size_t n, int variant = saxpy::kAligned) {
-    return {"n=" + format_size(n), n, Distribution::Uniform, variant};
+using saxpy::SaxpyFn;
+
+saxpy::SaxpyCase uniform_case(std::size_t n, saxpy::Memory memory = saxpy::kAligned) {
+    return saxpy::make_case(n, memory);
 }
 
-saxpy::SaxpyImpl device_only(void (*fn)(std::size_t, float, const float*, const float*, float*)) {
-    saxpy::SaxpyImpl impl;
-    impl.device = fn;
-    return impl;
+SaxpyFn device_only(SaxpyDeviceFn fn) { return {fn}; }
+SaxpyFn variant(const std::string& name) { return saxpy::exercise().variant(name).fn; }
+
+// `fn` in the student's row (the kind and name the end-to-end rows are labelled with).
+saxpy::SaxpyExercise::Row student_row(const SaxpyFn& fn) { return {"student", ImplKind::Student, "", fn}; }
+
+// `fn` on case `c`, with inputs from `seed` (what the runner's check does).
+CheckResult check_case(const SaxpyFn& fn, const saxpy::SaxpyCase& c, std::uint64_t seed) {
+    return saxpy::exercise().check_case(student_row(fn), c, seed);
+}
+// The benchmark's rows of `fn` in the student's row at size n.
+std::vector<Measurement> bench_impl(const SaxpyFn& fn, std::size_t n, BenchContext& ctx) {
+    const auto& ex = saxpy::exercise();
+    saxpy::SaxpyProblem p = ex.make_bench_problem(n, ctx);
+    return ex.bench(student_row(fn), p, n, ctx);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -36,19 +49,31 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST(SaxpyCases, CoverEveryPowerOfTwoEdgeLargeSizesAndEveryMemoryVariant) {
     const auto cases = saxpy::exercise().cases(Options{});
     std::set<std::size_t> sizes;
-    std::set<int> variants;
+    std::set<int> memories;
     std::set<Distribution> dists;
     for (const auto& c : cases) {
         sizes.insert(c.n);
-        variants.insert(c.variant);
+        memories.insert(c.spec.memory);
         dists.insert(c.dist);
     }
     for (std::size_t n : kEdgeSizes) EXPECT_TRUE(sizes.count(n)) << n;
     for (int k : {2, 5, 8, 10, 16, 20})
         for (std::size_t n : {(std::size_t{1} << k) - 1, std::size_t{1} << k, (std::size_t{1} << k) + 1})
             EXPECT_TRUE(sizes.count(n)) << n;
-    EXPECT_EQ(variants.size(), 5u);
+    EXPECT_EQ(memories.size(), 5u);
     EXPECT_GE(dists.size(), 3u);
+}
+
+TEST(SaxpyCases, AreLabelledAsBeforeTheTypedContract) {
+    // The labels name the results files' rows and seed the cases' inputs: they must not change.
+    const auto& ex = saxpy::exercise();
+    EXPECT_EQ(ex.label(saxpy::make_case(0)), "n=0 uniform");
+    EXPECT_EQ(ex.label(saxpy::make_case(1000, saxpy::kAligned, Distribution::FewDistinct)), "n=2^10-24 few-distinct");
+    EXPECT_EQ(ex.label(saxpy::make_case(1, saxpy::kMisalignedSame)), "n=1 uniform misaligned+1");
+    EXPECT_EQ(ex.label(saxpy::make_case((std::size_t{1} << 20) + 3, saxpy::kMisalignedMixed)),
+              "n=2^20+3 uniform misaligned+1/+2/+3");
+    EXPECT_EQ(ex.label(saxpy::make_case(0, saxpy::kFromHostPageable)), "n=0 uniform from-host pageable");
+    EXPECT_EQ(ex.label(saxpy::make_case(257, saxpy::kFromHostPinned)), "n=257 uniform from-host pinned");
 }
 
 TEST(SaxpyCpu, ComputesAxPlusY) {
@@ -74,9 +99,10 @@ TEST(SaxpyHostGuards, ReportWritesPastTheEndAndBeforeTheStartOfHostZWithSideAndD
     z.data()[-1] = 0.0f;
     r = z.check_guards();
     ASSERT_FALSE(r.ok);
-    EXPECT_EQ(r.message,
-              "wrote 3 elements past the end of z (index 10 to 12; it has 10 elements); and 1 element before the start of z "
-              "(index -1), in host memory");
+    EXPECT_EQ(
+        r.message,
+        "wrote 3 elements past the end of z (index 10 to 12; it has 10 elements); and 1 element before the start of z "
+        "(index -1), in host memory");
 }
 
 // ---- device: every reference equals the CPU ----------------------------------------------
@@ -85,43 +111,46 @@ class SaxpyReference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SaxpyReference, MatchesTheCpuOnEveryEdgeSize) {
     PMPP_REQUIRE_GPU();
-    const auto impl = saxpy::impl_by_name(GetParam());
+    const auto impl = variant(GetParam());
     for (std::size_t n : kEdgeSizes) {
-        const CheckResult r = saxpy::check_case(impl, uniform_case(n), pmpp::testing::test_seed(n));
+        const CheckResult r = check_case(impl, uniform_case(n), pmpp::testing::test_seed(n));
         EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << ": " << r.report();
     }
 }
 
 TEST_P(SaxpyReference, HandlesMisalignedPointersAndHostMemory) {
     PMPP_REQUIRE_GPU();
-    const auto impl = saxpy::impl_by_name(GetParam());
-    for (int variant : {saxpy::kMisalignedSame, saxpy::kMisalignedMixed, saxpy::kFromHostPageable, saxpy::kFromHostPinned})
+    const auto impl = variant(GetParam());
+    for (saxpy::Memory memory :
+         {saxpy::kMisalignedSame, saxpy::kMisalignedMixed, saxpy::kFromHostPageable, saxpy::kFromHostPinned})
         for (std::size_t n : {std::size_t{1}, std::size_t{6}, std::size_t{4097}}) {
-            const CheckResult r = saxpy::check_case(impl, uniform_case(n, variant), pmpp::testing::test_seed(n * 8 + variant));
-            EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " variant " << variant << ": " << r.report();
+            const CheckResult r = check_case(impl, uniform_case(n, memory), pmpp::testing::test_seed(n * 8 + memory));
+            EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " memory " << memory << ": " << r.report();
         }
 }
 
 TEST_P(SaxpyReference, MatchesTheCpuOnAdversarialDistributions) {
     PMPP_REQUIRE_GPU();
-    const auto impl = saxpy::impl_by_name(GetParam());
+    const auto impl = variant(GetParam());
     for (Distribution d : all_distributions()) {
-        const Case c{"adversarial", 100003, d, saxpy::kAligned};
-        const CheckResult r = saxpy::check_case(impl, c, pmpp::testing::test_seed(static_cast<int>(d)));
+        const saxpy::SaxpyCase c = saxpy::make_case(100003, saxpy::kAligned, d);
+        const CheckResult r = check_case(impl, c, pmpp::testing::test_seed(static_cast<int>(d)));
         EXPECT_TRUE(r.ok) << GetParam() << " " << to_string(d) << ": " << r.report();
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllReferences, SaxpyReference,
-                         ::testing::Values("naive", "vectorized", "cublas", "student"),
-                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+INSTANTIATE_TEST_SUITE_P(AllReferences, SaxpyReference, ::testing::Values("naive", "vectorized", "cublas", "student"),
+                         [](const auto& info) {
+                             return info.param == "student" ? std::string("solution") : info.param;
+                         });
 
 // ---- device: the check rejects each classic mistake ---------------------------------------
 
 TEST(SaxpyCheck, RejectsAKernelThatSkipsTheLastElement) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{1}, std::size_t{257}, (std::size_t{1} << 20) + 1}) {
-        const CheckResult r = saxpy::check_case(device_only(wrong::skips_last_element), uniform_case(n), pmpp::testing::test_seed(n));
+        const CheckResult r =
+            check_case(device_only(wrong::skips_last_element), uniform_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_EQ(r.mismatches, 1u);
         EXPECT_EQ(r.first.at(0).index, n - 1);
@@ -132,8 +161,8 @@ TEST(SaxpyCheck, RejectsAKernelThatSkipsTheLastElement) {
 TEST(SaxpyCheck, RejectsAKernelThatWritesOneElementOutOfPlace) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{3}, std::size_t{256}, std::size_t{65537}}) {
-        const CheckResult r =
-            saxpy::check_case(device_only(wrong::writes_one_element_out_of_place), uniform_case(n), pmpp::testing::test_seed(n));
+        const CheckResult r = check_case(device_only(wrong::writes_one_element_out_of_place), uniform_case(n),
+                                         pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_EQ(r.first.at(0).index, n / 2);
     }
@@ -141,20 +170,23 @@ TEST(SaxpyCheck, RejectsAKernelThatWritesOneElementOutOfPlace) {
 
 TEST(SaxpyCheck, RejectsAKernelThatReadsTheNeighbouringElement) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r = saxpy::check_case(device_only(wrong::reads_the_neighbour), uniform_case(1000), pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(device_only(wrong::reads_the_neighbour), uniform_case(1000), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_GT(r.mismatches, 900u);
 }
 
 TEST(SaxpyCheck, RejectsAKernelThatIgnoresTheScale) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r = saxpy::check_case(device_only(wrong::ignores_the_scale), uniform_case(1000), pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(device_only(wrong::ignores_the_scale), uniform_case(1000), pmpp::testing::test_seed());
     EXPECT_FALSE(r.ok);
 }
 
 TEST(SaxpyCheck, RejectsAKernelThatModifiesItsInput) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r = saxpy::check_case(device_only(wrong::modifies_its_input), uniform_case(4096), pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(device_only(wrong::modifies_its_input), uniform_case(4096), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
 }
@@ -163,22 +195,21 @@ TEST(SaxpyCheck, RejectsAVectorKernelThatDropsTheTail) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{3}, std::size_t{257}, (std::size_t{1} << 20) + 3}) {
         const CheckResult r =
-            saxpy::check_case(device_only(wrong::vector_kernel_drops_the_tail), uniform_case(n), pmpp::testing::test_seed(n));
+            check_case(device_only(wrong::vector_kernel_drops_the_tail), uniform_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_EQ(r.mismatches, n % 4) << "n=" << n;
     }
     // ...and the same kernel passes when there is no tail, so the case list needs the edges.
     const CheckResult exact =
-        saxpy::check_case(device_only(wrong::vector_kernel_drops_the_tail), uniform_case(256), pmpp::testing::test_seed());
+        check_case(device_only(wrong::vector_kernel_drops_the_tail), uniform_case(256), pmpp::testing::test_seed());
     EXPECT_TRUE(exact.ok) << exact.report();
 }
 
 TEST(SaxpyCheck, RejectsAFromHostFunctionThatNeverCopiesBack) {
     PMPP_REQUIRE_GPU();
-    saxpy::SaxpyImpl impl;
-    impl.from_host = wrong::from_host_never_copies_back;
-    for (int variant : {saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
-        const CheckResult r = saxpy::check_case(impl, uniform_case(300, variant), pmpp::testing::test_seed(variant));
+    const SaxpyFn impl{nullptr, wrong::from_host_never_copies_back};
+    for (saxpy::Memory memory : {saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
+        const CheckResult r = check_case(impl, uniform_case(300, memory), pmpp::testing::test_seed(memory));
         ASSERT_FALSE(r.ok);
         EXPECT_EQ(r.mismatches, 300u);
     }
@@ -189,12 +220,14 @@ TEST(SaxpyCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfZ) {
     // 257: thread n is in the last block's spare threads; 256 and 2^20: in the block the grid
     // n / 256 + 1 adds. The values are right: only the guard zone after z sees the mistake.
     for (std::size_t n : {std::size_t{257}, std::size_t{256}, std::size_t{1} << 20}) {
-        const CheckResult r = saxpy::check_case(device_only(wrong::bound_includes_n), uniform_case(n), pmpp::testing::test_seed(n));
+        const CheckResult r =
+            check_case(device_only(wrong::bound_includes_n), uniform_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
-        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index " + std::to_string(n) + ";")) << r.report();
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index " + std::to_string(n) + ";"))
+            << r.report();
     }
-    const CheckResult misaligned =
-        saxpy::check_case(device_only(wrong::bound_includes_n), uniform_case(255, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
+    const CheckResult misaligned = check_case(device_only(wrong::bound_includes_n),
+                                              uniform_case(255, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
     ASSERT_FALSE(misaligned.ok);
     EXPECT_TRUE(contains(misaligned.message, "wrote 1 element past the end of z")) << misaligned.report();
 }
@@ -202,23 +235,22 @@ TEST(SaxpyCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfZ) {
 TEST(SaxpyCheck, RejectsAStoreBeforeTheStartOfZAlignedOrMisaligned) {
     PMPP_REQUIRE_GPU();
     const CheckResult aligned =
-        saxpy::check_case(device_only(wrong::stores_one_place_early), uniform_case(1000), pmpp::testing::test_seed());
+        check_case(device_only(wrong::stores_one_place_early), uniform_case(1000), pmpp::testing::test_seed());
     ASSERT_FALSE(aligned.ok);
     EXPECT_TRUE(contains(aligned.message, "wrote 1 element before the start of z (index -1)")) << aligned.report();
     // Misaligned, z[-1] is inside the allocation, in the offset the harness keeps poisoned.
-    const CheckResult misaligned = saxpy::check_case(device_only(wrong::stores_one_place_early),
-                                                     uniform_case(1000, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
+    const CheckResult misaligned = check_case(device_only(wrong::stores_one_place_early),
+                                              uniform_case(1000, saxpy::kMisalignedMixed), pmpp::testing::test_seed());
     ASSERT_FALSE(misaligned.ok);
     EXPECT_TRUE(contains(misaligned.message, "wrote z[-1], before the start of z")) << misaligned.report();
 }
 
 TEST(SaxpyCheck, RejectsAFromHostFunctionThatCopiesOneFloatTooManyIntoHostZ) {
     PMPP_REQUIRE_GPU();
-    saxpy::SaxpyImpl impl;
-    impl.from_host = wrong::from_host_copies_one_too_many;
-    for (int variant : {saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
-        const CheckResult r = saxpy::check_case(impl, uniform_case(257, variant), pmpp::testing::test_seed(variant));
-        ASSERT_FALSE(r.ok) << "variant " << variant;
+    const SaxpyFn impl{nullptr, wrong::from_host_copies_one_too_many};
+    for (saxpy::Memory memory : {saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
+        const CheckResult r = check_case(impl, uniform_case(257, memory), pmpp::testing::test_seed(memory));
+        ASSERT_FALSE(r.ok) << "memory " << memory;
         EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of z (index 257;")) << r.report();
     }
 }
@@ -227,18 +259,16 @@ TEST(SaxpyCheck, RejectsAFromHostFunctionThatCopiesOneFloatTooManyIntoHostZ) {
 
 TEST(SaxpyBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepeat) {
     PMPP_REQUIRE_GPU();
-    saxpy::SaxpyImpl memo;
-    memo.device = wrong::returns_at_once_on_repeated_arguments;
-    memo.from_host = wrong::from_host_returns_at_once_on_repeated_arguments;
+    const SaxpyFn memo{wrong::returns_at_once_on_repeated_arguments,
+                       wrong::from_host_returns_at_once_on_repeated_arguments, nullptr, saxpy::kEndToEnd};
     // The check calls it once per case, with fresh memory: it passes...
-    for (int variant : {saxpy::kAligned, saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
-        const CheckResult r = saxpy::check_case(memo, uniform_case(4097, variant), pmpp::testing::test_seed(variant));
-        EXPECT_TRUE(r.ok) << "variant " << variant << ": " << r.report();
+    for (saxpy::Memory memory : {saxpy::kAligned, saxpy::kFromHostPageable, saxpy::kFromHostPinned}) {
+        const CheckResult r = check_case(memo, uniform_case(4097, memory), pmpp::testing::test_seed(memory));
+        EXPECT_TRUE(r.ok) << "memory " << memory << ": " << r.report();
     }
     // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
     pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Impl student{"student", ImplKind::Student, ""};
-    const std::vector<Measurement> rows = saxpy::bench_impl(student, memo, std::size_t{1} << 16, bench.ctx);
+    const std::vector<Measurement> rows = bench_impl(memo, std::size_t{1} << 16, bench.ctx);
     ASSERT_EQ(rows.size(), 3u);  // the kernel, then from pageable and pinned host memory
     for (const Measurement& row : rows) {
         EXPECT_FALSE(row.correct) << row.label;
@@ -246,17 +276,18 @@ TEST(SaxpyBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepe
     }
     EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 2 of 2: ")) << rows[0].check_message;
     for (std::size_t i : {1, 2})  // end to end: one warm-up, so the first timed run repeats the call
-        EXPECT_TRUE(contains(rows[i].check_message, "timed run 1 of 5: ")) << rows[i].label << ": " << rows[i].check_message;
+        EXPECT_TRUE(contains(rows[i].check_message, "timed run 1 of 5: "))
+            << rows[i].label << ": " << rows[i].check_message;
 }
 
 TEST(SaxpyBench, MarksWrongAKernelThatWritesPastTheEndOfZ) {
     PMPP_REQUIRE_GPU();
     pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Impl student{"student", ImplKind::Student, ""};
-    const auto rows = saxpy::bench_impl(student, device_only(wrong::bound_includes_n), 4097, bench.ctx);
+    const auto rows = bench_impl({wrong::bound_includes_n, nullptr, nullptr, saxpy::kEndToEnd}, 4097, bench.ctx);
     ASSERT_EQ(rows.size(), 1u);  // no from-host function: no end-to-end rows
     EXPECT_FALSE(rows[0].correct);
-    EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 1 of 2: wrote 1 element past the end of z")) << rows[0].check_message;
+    EXPECT_TRUE(contains(rows[0].check_message, "warm-up run 1 of 2: wrote 1 element past the end of z"))
+        << rows[0].check_message;
 }
 
 // ---- device: the whole harness, as `make run` uses it --------------------------------------
@@ -266,7 +297,7 @@ TEST(SaxpyHarness, AcceptsTheReferenceAnswerOnEveryCase) {
     const std::string seed = std::to_string(pmpp::testing::test_seed());
     const char* argv[] = {"saxpy", "--impl", "student,naive,vectorized,cublas", "--check", "--seed", seed.c_str()};
     Json results;
-    EXPECT_EQ(run_exercise(saxpy::exercise(), 6, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    EXPECT_EQ(run_exercise(saxpy::exercise().erase(), 6, const_cast<char**>(argv), results), kExitOk) << results.dump();
     for (const auto& impl : results.at("check_summary").items())
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
 }
@@ -275,7 +306,7 @@ TEST(SaxpyHarness, BenchmarksEveryVariantWithCorrectTimedOutputs) {
     PMPP_REQUIRE_GPU();
     const char* argv[] = {"saxpy", "--impl", "all", "--bench", "--size", "2^22", "--repeats", "3"};
     Json results;
-    ASSERT_EQ(run_exercise(saxpy::exercise(), 8, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    ASSERT_EQ(run_exercise(saxpy::exercise().erase(), 8, const_cast<char**>(argv), results), kExitOk) << results.dump();
     std::set<std::string> labels;
     for (const auto& row : results.at("bench").elements()) {
         labels.insert(row.at("label").as_string());
@@ -299,22 +330,11 @@ void right_from_host(std::size_t n, float a, const float* x, const float* y, flo
 struct HintedMistake {
     std::string symptom;  // as README.md's "## Hints" quotes it
     std::string mistake;  // the wrong implementation, for the failure message
-    saxpy::SaxpyImpl impl;
+    SaxpyFn impl;
 };
 
-saxpy::SaxpyImpl on_device(void (*fn)(std::size_t, float, const float*, const float*, float*)) {
-    saxpy::SaxpyImpl impl;
-    impl.device = fn;
-    impl.from_host = right_from_host;
-    return impl;
-}
-
-saxpy::SaxpyImpl from_host(void (*fn)(std::size_t, float, const float*, const float*, float*)) {
-    saxpy::SaxpyImpl impl;
-    impl.device = saxpy_naive;
-    impl.from_host = fn;
-    return impl;
-}
+SaxpyFn on_device(SaxpyDeviceFn fn) { return {fn, right_from_host}; }
+SaxpyFn from_host(SaxpyDeviceFn fn) { return {saxpy_naive, fn}; }
 
 // One wrong implementation per hint of README.md, with the symptom the hint quotes.
 const std::vector<HintedMistake>& hinted_mistakes() {
@@ -337,12 +357,14 @@ const std::vector<HintedMistake>& hinted_mistakes() {
 }
 
 // What `make run` prints about `impl` over the case list up to n = 2^16 (every variant is there).
-std::string check_output_of(const saxpy::SaxpyImpl& impl) {
-    std::vector<Case> cases;
-    for (const Case& c : saxpy::exercise().cases(Options{}))
+std::string check_output_of(const SaxpyFn& impl) {
+    const auto& ex = saxpy::exercise();
+    std::vector<saxpy::SaxpyCase> cases;
+    for (const saxpy::SaxpyCase& c : ex.cases(Options{}))
         if (c.n <= (std::size_t{1} << 16)) cases.push_back(c);
     const std::uint64_t seed = pmpp::testing::test_seed();
-    return check_output(cases, [&](const Case& c) { return saxpy::check_case(impl, c, case_seed(seed, c)); });
+    return check_output(ex, cases,
+                        [&](const saxpy::SaxpyCase& c) { return check_case(impl, c, case_seed(seed, ex.untyped(c))); });
 }
 
 }  // namespace
@@ -351,8 +373,9 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
     for (const HintedMistake& h : hinted_mistakes()) {
         const std::string output = check_output_of(h.impl);
-        EXPECT_TRUE(shows_symptom(output, h.symptom)) << "\"" << h.symptom << "\" is not what the check prints for "
-                                                      << h.mistake << ":\n" << output;
+        EXPECT_TRUE(shows_symptom(output, h.symptom))
+            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
+            << output;
     }
 }
 
@@ -363,7 +386,8 @@ TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
 TEST(ReadmeHints, AWrongResultThatFitsNoPatternGetsNoHint) {
     PMPP_REQUIRE_GPU();
     // z = x + y: every element wrong by (1 - a) x[i], a different amount each; nothing unwritten.
-    const CheckResult r = saxpy::check_case(device_only(wrong::ignores_the_scale), uniform_case(4097), pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(device_only(wrong::ignores_the_scale), uniform_case(4097), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.hint, "") << r.report();
 }
@@ -374,5 +398,5 @@ TEST(ReadmeHints, AWrongResultThatFitsNoPatternGetsNoHint) {
 // host's 24 are the pinned row's. One timed run per implementation: a few seconds.
 TEST(SaxpyMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
     PMPP_REQUIRE_GPU();
-    pmpp::testing::expect_memory_estimates(saxpy::exercise(), std::size_t{1} << 26);
+    pmpp::testing::expect_memory_estimates(saxpy::exercise().erase(), std::size_t{1} << 26);
 }

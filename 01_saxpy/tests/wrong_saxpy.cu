@@ -19,19 +19,17 @@ __global__ void faulty(Mistake m, std::size_t n, float a, const float* x, const 
             if (i < n - 1) z[i] = a * x[i] + y[i];
             break;
         case kOutOfPlace:  // element n/2 lands one place to the right
-            if (i == n / 2 && i + 1 < n) z[i + 1] = a * x[i] + y[i];
-            else z[i] = a * x[i] + y[i];
+            if (i == n / 2 && i + 1 < n)
+                z[i + 1] = a * x[i] + y[i];
+            else
+                z[i] = a * x[i] + y[i];
             break;
-        case kNeighbour:
-            z[i] = a * x[i] + y[i + 1 < n ? i + 1 : i];
-            break;
+        case kNeighbour: z[i] = a * x[i] + y[i + 1 < n ? i + 1 : i]; break;
         case kModifiesInput:
             z[i] = a * x[i] + y[i];
             const_cast<float*>(x)[i] = z[i];
             break;
-        case kNoScale:
-            z[i] = x[i] + y[i];
-            break;
+        case kNoScale: z[i] = x[i] + y[i]; break;
     }
 }
 
@@ -94,15 +92,21 @@ struct LastCall {
 
 namespace wrong {
 
-void skips_last_element(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kSkipLast, n, a, x, y, z); }
+void skips_last_element(std::size_t n, float a, const float* x, const float* y, float* z) {
+    launch(kSkipLast, n, a, x, y, z);
+}
 void writes_one_element_out_of_place(std::size_t n, float a, const float* x, const float* y, float* z) {
     launch(kOutOfPlace, n, a, x, y, z);
 }
-void reads_the_neighbour(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kNeighbour, n, a, x, y, z); }
+void reads_the_neighbour(std::size_t n, float a, const float* x, const float* y, float* z) {
+    launch(kNeighbour, n, a, x, y, z);
+}
 void modifies_its_input(std::size_t n, float a, const float* x, const float* y, float* z) {
     launch(kModifiesInput, n, a, x, y, z);
 }
-void ignores_the_scale(std::size_t n, float a, const float* x, const float* y, float* z) { launch(kNoScale, n, a, x, y, z); }
+void ignores_the_scale(std::size_t n, float a, const float* x, const float* y, float* z) {
+    launch(kNoScale, n, a, x, y, z);
+}
 
 void vector_kernel_drops_the_tail(std::size_t n, float a, const float* x, const float* y, float* z) {
     const std::size_t n4 = n / 4;

@@ -1,4 +1,4 @@
-// saxpy_from_host.cu: the reference answer to task 3, for any device-pointer implementation:
+// saxpy_3_from_host.cu: the reference answer to task 3, for any device-pointer implementation:
 // allocate, copy in, compute, copy out, free. The copies cross PCIe (or NVLink-C2C), an order
 // of magnitude slower than device memory: the benchmark's end-to-end table shows how much.
 #include "saxpy.h"

@@ -4,14 +4,14 @@
 // steps are cheap, and touch global memory only in coalesced passes.
 //  1. scan_tiles: each block loads a tile of THREADS * ITEMS elements (coalesced, through
 //     shared memory), each thread scans its ITEMS in registers, the threads' totals are scanned
-//     with warp shuffles (scan_primitives.cuh), and the tile is written back; the tile's sum
+//     with warp shuffles (common/primitives/scan.cuh), and the tile is written back; the tile's sum
 //     goes to a small array;
 //  2. the array of tile sums is scanned by this same function (recursively: any length);
 //  3. add_tile_offsets: every element gets its tile's offset added.
 // Traffic: read n + write n (pass 1), read n + write n (pass 3): 16 bytes per element, twice a
 // copy. Measured on an H200: see NOTES.md.
 #include "scan.h"
-#include "scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 

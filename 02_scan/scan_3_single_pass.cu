@@ -5,11 +5,11 @@
 // It gets it from its predecessors while they are still running: each tile publishes its own
 // sum (its "aggregate") at once, and its inclusive prefix as soon as it knows it; a tile
 // walks back over its predecessors, adding aggregates, until it finds an inclusive prefix
-// (scan_primitives.cuh). Traffic: read n, write n, as a copy: 8 bytes per element.
+// (scan_3_lookback.cuh). Traffic: read n, write n, as a copy: 8 bytes per element.
 //  - 32 elements per thread, read and written as 16-byte words in rounds, so that every warp
 //    instruction moves 512 contiguous bytes (a first version gave each thread 16 contiguous
 //    elements: 64 bytes per thread, half-used sectors per instruction, 1.5x CUB's time);
-//  - the look-back waits before it reads (scan_primitives.cuh, LookBackWaits): without the
+//  - the look-back waits before it reads (scan_3_lookback.cuh, LookBackWaits): without the
 //    waits this kernel ran at 0.62 of the copy bandwidth, the same kernel with no look-back at
 //    all at 0.97; the polling, not the arithmetic, was the cost;
 //  - tile numbers come from an atomic counter when the block starts, not from blockIdx.x: the
@@ -19,7 +19,7 @@
 //    reused without any state kept on the host.
 // Measured on an H200 (NOTES.md): 0.67 ms at 2^28, CUB's time (0.68 ms), 0.75 of the copy bandwidth.
 #include "scan.h"
-#include "scan_primitives.cuh"
+#include "scan_3_lookback.cuh"
 
 #include "common/cuda_check.h"
 
@@ -43,9 +43,8 @@ std::size_t tiles_of(std::size_t n) {
 // No __restrict__: in and out may be the same array. Each tile reads all of its input before
 // it writes, and no tile reads another's elements, so in place is safe.
 template <int THREADS, int ROUNDS, bool VECTOR>
-__global__ void __launch_bounds__(THREADS)
-    single_pass_scan(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter,
-                     unsigned long long* statuses) {
+__global__ void __launch_bounds__(THREADS) single_pass_scan(const unsigned* in, unsigned* out, std::size_t n,
+                                                            unsigned* tile_counter, unsigned long long* statuses) {
     using namespace scan_primitives;
     __shared__ TileScanStorage<THREADS, ROUNDS> storage;
     __shared__ unsigned tile_id, tile_prefix;
@@ -98,13 +97,16 @@ void run_single_pass(const int* in, int* out, std::size_t n, void* workspace) {
     auto* words = static_cast<unsigned long long*>(workspace);
     PMPP_CUDA_CHECK(cudaMemsetAsync(words, 0, (1 + tiles) * sizeof(unsigned long long)));
     auto* counter = reinterpret_cast<unsigned*>(words);
-    const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+    const bool aligned =
+        reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
     const auto* src = reinterpret_cast<const unsigned*>(in);
     auto* dst = reinterpret_cast<unsigned*>(out);
     if (aligned)
-        single_pass_scan<THREADS, ROUNDS, true><<<static_cast<unsigned>(tiles), THREADS>>>(src, dst, n, counter, words + 1);
+        single_pass_scan<THREADS, ROUNDS, true>
+            <<<static_cast<unsigned>(tiles), THREADS>>>(src, dst, n, counter, words + 1);
     else
-        single_pass_scan<THREADS, ROUNDS, false><<<static_cast<unsigned>(tiles), THREADS>>>(src, dst, n, counter, words + 1);
+        single_pass_scan<THREADS, ROUNDS, false>
+            <<<static_cast<unsigned>(tiles), THREADS>>>(src, dst, n, counter, words + 1);
     PMPP_CHECK_LAUNCH();
 }
 

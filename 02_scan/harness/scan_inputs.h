@@ -1,5 +1,5 @@
 // scan_inputs.h: the input kinds of exercises 02 (scan) and 03 (find_repeats), on top of the
-// course's portable generator. Shared by both harnesses and their tests.
+// course's portable generator. Shared by both harnesses (03 includes it from here) and their tests.
 #pragma once
 
 #include "common/exercise.h"
@@ -12,11 +12,11 @@
 namespace scan_inputs {
 
 enum Kind : int {
-    kFullRange = 0,          // uniform over all int32: sums wrap around
-    kSmallValues = 1,        // 0..9, as in the classic assignment: many adjacent repeats
-    kAllEqual = 2,           // one value: n - 1 repeats
-    kStrictlyIncreasing = 3, // start + i: no repeats
-    kAlternatingPairs = 4,   // x x y y x x ...: a repeat at every even index
+    kFullRange = 0,  // uniform over all int32: sums wrap around
+    kSmallValues = 1,  // 0..9, as in the classic assignment: many adjacent repeats
+    kAllEqual = 2,  // one value: n - 1 repeats
+    kStrictlyIncreasing = 3,  // start + i: no repeats
+    kAlternatingPairs = 4,  // x x y y x x ...: a repeat at every even index
     kKinds = 5
 };
 
@@ -53,7 +53,8 @@ inline std::vector<int> make(std::size_t n, Kind kind, std::uint64_t seed) {
         case kAllEqual: v = pmpp::generate<int>(n, pmpp::Distribution::AllEqual, seed); break;
         case kStrictlyIncreasing: {
             const int start = static_cast<int>(rng.below(1000)) - 500;
-            for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<int>(static_cast<unsigned>(start) + static_cast<unsigned>(i));
+            for (std::size_t i = 0; i < n; ++i)
+                v[i] = static_cast<int>(static_cast<unsigned>(start) + static_cast<unsigned>(i));
             break;
         }
         case kAlternatingPairs: {
@@ -75,21 +76,29 @@ inline std::vector<std::size_t> case_sizes() {
     return sizes;
 }
 
-// Every size with kFullRange (or `first`), every other kind at a few sizes; `variant_bits`
-// are or-ed into Case::variant (e.g. an in-place flag), `suffix` appended to the label.
-inline std::vector<pmpp::Case> cases(Kind first, int variant_bits = 0, const std::string& suffix = "") {
-    std::vector<pmpp::Case> out;
-    auto add = [&](std::size_t n, Kind k) {
-        out.push_back({"n=" + pmpp::format_size(n) + " " + name(k) + suffix, n, distribution(k), k | variant_bits});
-    };
+// The typed cases of both exercises (Spec: the exercise's case type, with the input kind in
+// `kind`): one case, and the list: every size with `first`, every other kind at a few sizes.
+template <class Spec>
+pmpp::CaseOf<Spec> case_of(std::size_t n, Kind kind, bool in_place = false) {
+    pmpp::CaseOf<Spec> c;
+    c.n = n;
+    c.dist = distribution(kind);
+    c.spec.kind = kind;
+    c.in_place = in_place;
+    return c;
+}
+
+template <class Spec>
+std::vector<pmpp::CaseOf<Spec>> cases(Kind first) {
+    std::vector<pmpp::CaseOf<Spec>> out;
+    auto add = [&](std::size_t n, Kind k) { out.push_back(case_of<Spec>(n, k)); };
     for (std::size_t n : case_sizes()) add(n, first);
     for (int k = 0; k < kKinds; ++k) {
         if (k == first) continue;
-        for (std::size_t n : {std::size_t{2}, std::size_t{4097}, (std::size_t{1} << 20) + 7}) add(n, static_cast<Kind>(k));
+        for (std::size_t n : {std::size_t{2}, std::size_t{4097}, (std::size_t{1} << 20) + 7})
+            add(n, static_cast<Kind>(k));
     }
     return out;
 }
-
-constexpr int kKindMask = 0xFF;
 
 }  // namespace scan_inputs

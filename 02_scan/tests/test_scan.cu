@@ -1,7 +1,7 @@
 // Exercise 02: every scan equals the CPU on every case, in place too; the check rejects each
 // classic mistake. (The forbidden-API check: common/tests/test_student_rules.cpp.)
-#include "../scan_harness.h"
-#include "../scan_inputs.h"
+#include "../harness/scan_harness.h"
+#include "../harness/scan_inputs.h"
 #include "wrong_scan.h"
 
 #include "common/readme_hints.h"
@@ -17,15 +17,22 @@ using namespace pmpp;
 
 namespace {
 
-Case make_case(std::size_t n, scan_inputs::Kind kind = scan_inputs::kFullRange, int bits = 0) {
-    return {"n=" + format_size(n) + " " + scan_inputs::name(kind), n, scan_inputs::distribution(kind), kind | bits,
-            (bits & scan::kInPlace) != 0};
+using scan::make_case;
+
+// A variant of the table, or a wrong one of tests/wrong_scan.h, as the check calls it.
+scan::ScanFn variant(const std::string& name) { return scan::exercise().variant(name).fn; }
+scan::ScanFn wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
+
+// `fn` on case `c`, with inputs from `seed` (what the runner's check does).
+CheckResult check_case(const scan::ScanFn& fn, const scan::ScanCase& c, std::uint64_t seed) {
+    return scan::check(fn, scan::make_problem(c.n, c.spec.kind, seed), c.in_place);
+}
+Measurement bench_impl(const scan::ScanFn& fn, std::size_t n, BenchContext& ctx) {
+    return scan::bench(fn, scan::make_problem(n, scan_inputs::kFullRange, ctx.seed), ctx);
 }
 
-scan::ScanImpl wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
-
 // A Blelloch scan of tests/wrong_scan.h, with the workspace of its padded tree.
-scan::ScanImpl blelloch_impl(void (*fn)(const int*, int*, std::size_t, void*)) {
+scan::ScanFn blelloch_impl(void (*fn)(const int*, int*, std::size_t, void*)) {
     return {wrong::blelloch_workspace_bytes, fn};
 }
 
@@ -57,9 +64,8 @@ TEST(ScanCases, CoverEdgesLargeSizesEveryInputKindAndInPlace) {
     bool in_place = false;
     for (const auto& c : cases) {
         sizes.insert(c.n);
-        kinds.insert(c.variant & scan_inputs::kKindMask);
-        in_place |= (c.variant & scan::kInPlace) != 0;
-        EXPECT_EQ(c.in_place, (c.variant & scan::kInPlace) != 0) << c.label;  // for "fails only in place"
+        kinds.insert(c.spec.kind);
+        in_place |= c.in_place;
     }
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{255}, std::size_t{256},
                           std::size_t{257}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097},
@@ -93,34 +99,37 @@ class ScanReference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ScanReference, MatchesTheCpuOnEveryCaseOfTheList) {
     PMPP_REQUIRE_GPU();
-    const auto impl = scan::impl_by_name(GetParam());
+    const auto impl = variant(GetParam());
     const auto cases = scan::exercise().cases(Options{});
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        const CheckResult r = scan::check_case(impl, cases[i], pmpp::testing::test_seed(i));
-        EXPECT_TRUE(r.ok) << GetParam() << " " << cases[i].label << ": " << r.report();
+        const CheckResult r = check_case(impl, cases[i], pmpp::testing::test_seed(i));
+        EXPECT_TRUE(r.ok) << GetParam() << " " << scan::exercise().label(cases[i]) << ": " << r.report();
     }
 }
 
 TEST_P(ScanReference, ScansInPlaceOnTileEdges) {
     PMPP_REQUIRE_GPU();
-    const auto impl = scan::impl_by_name(GetParam());
-    for (std::size_t n : {std::size_t{2047}, std::size_t{2048}, std::size_t{2049}, std::size_t{8191}, std::size_t{8193}}) {
-        const CheckResult r = scan::check_case(impl, make_case(n, scan_inputs::kSmallValues, scan::kInPlace),
-                                               pmpp::testing::test_seed(n));
+    const auto impl = variant(GetParam());
+    for (std::size_t n :
+         {std::size_t{2047}, std::size_t{2048}, std::size_t{2049}, std::size_t{8191}, std::size_t{8193}}) {
+        const CheckResult r =
+            check_case(impl, make_case(n, scan_inputs::kSmallValues, /*in_place=*/true), pmpp::testing::test_seed(n));
         EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << ": " << r.report();
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllImplementations, ScanReference,
                          ::testing::Values("blelloch", "hierarchical", "single_pass", "cub", "student"),
-                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+                         [](const auto& info) {
+                             return info.param == "student" ? std::string("solution") : info.param;
+                         });
 
 TEST(ScanSinglePass, StaysCorrectOverManyRepeatsOfALargeScan) {
     // A race in the look-back shows up as a rare wrong tile: repeat with fresh inputs.
     PMPP_REQUIRE_GPU();
-    const auto impl = scan::impl_by_name("single_pass");
+    const auto impl = variant("single_pass");
     for (int rep = 0; rep < 10; ++rep) {
-        const CheckResult r = scan::check_case(impl, make_case((std::size_t{1} << 24) + 3), pmpp::testing::test_seed(rep));
+        const CheckResult r = check_case(impl, make_case((std::size_t{1} << 24) + 3), pmpp::testing::test_seed(rep));
         ASSERT_TRUE(r.ok) << "repeat " << rep << ": " << r.report();
     }
 }
@@ -129,8 +138,8 @@ TEST(ScanSinglePass, StaysCorrectOverManyRepeatsOfALargeScan) {
 
 TEST(ScanCheck, RejectsAnInclusiveScan) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r = scan::check_case(wrong_impl(wrong::inclusive_instead_of_exclusive), make_case(1000),
-                                           pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(wrong_impl(wrong::inclusive_instead_of_exclusive), make_case(1000), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.first.at(0).index, 0u);
 }
@@ -139,7 +148,7 @@ TEST(ScanCheck, RejectsAScanThatDropsTheLastBlock) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{1}, std::size_t{256}, std::size_t{257}, (std::size_t{1} << 20) + 7}) {
         const CheckResult r =
-            scan::check_case(wrong_impl(wrong::drops_the_last_block), make_case(n), pmpp::testing::test_seed(n));
+            check_case(wrong_impl(wrong::drops_the_last_block), make_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_EQ(r.mismatches, n - (n - 1) / 256 * 256) << "n=" << n;
     }
@@ -147,13 +156,13 @@ TEST(ScanCheck, RejectsAScanThatDropsTheLastBlock) {
 
 TEST(ScanCheck, RejectsAnOffByOneAtBlockBoundaries) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r = scan::check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(4097),
-                                           pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(4097), pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.first.at(0).index, 256u);
     // With one block there is no boundary: the same mistake passes, so the case list needs n > 256.
-    const CheckResult one_block = scan::check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(256),
-                                                   pmpp::testing::test_seed());
+    const CheckResult one_block =
+        check_case(wrong_impl(wrong::off_by_one_at_block_boundaries), make_case(256), pmpp::testing::test_seed());
     EXPECT_TRUE(one_block.ok);
 }
 
@@ -169,23 +178,26 @@ TEST(ScanCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfOut) {
     // n / 256 + 1 adds. The values are right: only the guard zone after out sees the mistake.
     for (std::size_t n : {std::size_t{4097}, std::size_t{256}, std::size_t{4096}}) {
         const CheckResult r =
-            scan::check_case(wrong_impl(wrong::stores_the_total_past_the_end), make_case(n), pmpp::testing::test_seed(n));
+            check_case(wrong_impl(wrong::stores_the_total_past_the_end), make_case(n), pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
-        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of out (index " + std::to_string(n) + ";")) << r.report();
+        EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of out (index " + std::to_string(n) + ";"))
+            << r.report();
     }
     // In place, out is the input too: its guard zones are checked the same way.
-    const CheckResult in_place = scan::check_case(wrong_impl(wrong::stores_the_total_past_the_end),
-                                                  make_case(1000, scan_inputs::kFullRange, scan::kInPlace), pmpp::testing::test_seed());
+    const CheckResult in_place =
+        check_case(wrong_impl(wrong::stores_the_total_past_the_end),
+                   make_case(1000, scan_inputs::kFullRange, /*in_place=*/true), pmpp::testing::test_seed());
     ASSERT_FALSE(in_place.ok);
     EXPECT_TRUE(contains(in_place.message, "wrote 1 element past the end of out (index 1000;")) << in_place.report();
 }
 
 TEST(ScanCheck, RejectsAnUpSweepIndexThatWritesBeforeTheStartOfTheWorkspace) {
     PMPP_REQUIRE_GPU();
-    for (int bits : {0, scan::kInPlace}) {
-        const CheckResult r = scan::check_case(wrong_impl(wrong::up_sweep_writes_before_the_workspace),
-                                               make_case(4097, scan_inputs::kFullRange, bits), pmpp::testing::test_seed(bits));
-        ASSERT_FALSE(r.ok) << "bits " << bits;
+    for (bool in_place : {false, true}) {
+        const CheckResult r =
+            check_case(wrong_impl(wrong::up_sweep_writes_before_the_workspace),
+                       make_case(4097, scan_inputs::kFullRange, in_place), pmpp::testing::test_seed(in_place));
+        ASSERT_FALSE(r.ok) << (in_place ? "in place" : "out of place");
         // One int, 4 bytes of the (byte) workspace.
         EXPECT_TRUE(contains(r.message, "before the start of the workspace (index -4 to -1)")) << r.report();
     }
@@ -195,13 +207,13 @@ TEST(ScanCheck, RejectsAnUpSweepIndexThatWritesBeforeTheStartOfTheWorkspace) {
 
 TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
     PMPP_REQUIRE_GPU();
-    const scan::ScanImpl memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
+    const scan::ScanFn memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
     // The check calls it once per case, with fresh memory: it passes...
-    const CheckResult check = scan::check_case(memo, make_case(4097), pmpp::testing::test_seed());
+    const CheckResult check = check_case(memo, make_case(4097), pmpp::testing::test_seed());
     EXPECT_TRUE(check.ok) << check.report();
     // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
     pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Measurement m = scan::bench_impl(memo, std::size_t{1} << 16, bench.ctx);
+    const Measurement m = bench_impl(memo, std::size_t{1} << 16, bench.ctx);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
     EXPECT_TRUE(contains(m.check_message, "still hold the poison")) << m.check_message;
@@ -210,11 +222,11 @@ TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
 TEST(ScanBench, MarksWrongAScanThatWritesPastTheEndOfOutAndPassesAReferenceEveryRun) {
     PMPP_REQUIRE_GPU();
     pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Measurement wrong_row = scan::bench_impl(wrong_impl(wrong::stores_the_total_past_the_end), 4097, bench.ctx);
+    const Measurement wrong_row = bench_impl(wrong_impl(wrong::stores_the_total_past_the_end), 4097, bench.ctx);
     EXPECT_FALSE(wrong_row.correct);
     EXPECT_TRUE(contains(wrong_row.check_message, "warm-up run 1 of 2: wrote 1 element past the end of out"))
         << wrong_row.check_message;
-    const Measurement reference = scan::bench_impl(scan::impl_by_name("single_pass"), 4097, bench.ctx);
+    const Measurement reference = bench_impl(variant("single_pass"), 4097, bench.ctx);
     EXPECT_TRUE(reference.correct) << reference.check_message;
     EXPECT_EQ(reference.ms.count, 5u);
 }
@@ -226,7 +238,7 @@ TEST(ScanHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
     const std::string seed = std::to_string(pmpp::testing::test_seed());
     const char* argv[] = {"scan", "--impl", "all", "--check", "--seed", seed.c_str()};
     Json results;
-    EXPECT_EQ(run_exercise(scan::exercise(), 6, const_cast<char**>(argv), results), kExitOk);
+    EXPECT_EQ(run_exercise(scan::exercise().erase(), 6, const_cast<char**>(argv), results), kExitOk);
     for (const auto& impl : results.at("check_summary").items())
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
 }
@@ -237,7 +249,7 @@ TEST(ScanHarness, AcceptsTheReferenceAnswerAndEveryVariantOnEveryCase) {
 // (1 GiB) and the 8 on the host dwarf every constant. One timed run per implementation.
 TEST(ScanMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
     PMPP_REQUIRE_GPU();
-    pmpp::testing::expect_memory_estimates(scan::exercise(), std::size_t{1} << 26);
+    pmpp::testing::expect_memory_estimates(scan::exercise().erase(), std::size_t{1} << 26);
 }
 
 // ---- the README's hints: each is what the check prints for its mistake ------------------------
@@ -245,8 +257,8 @@ TEST(ScanMemory, EstimatesBoundThePeaksOfTheBenchmarkAt2To26) {
 namespace {
 
 struct HintedMistake {
-    std::string symptom;    // quoted by a bullet of the README's "## Hints"
-    scan::ScanImpl wrong;   // makes the mistake the bullet names
+    std::string symptom;  // quoted by a bullet of the README's "## Hints"
+    scan::ScanFn wrong;  // makes the mistake the bullet names
     std::size_t largest_n;  // the cases it runs on, up to this n
 };
 
@@ -263,7 +275,8 @@ const std::vector<HintedMistake>& hinted_mistakes() {
         // inside the workspace's 1024-byte guard zone; at 1025 it would reach 1023 ints (4092
         // bytes) past n, beyond the zone, and cudaMemset refuses a range past the allocation.
         {"wrote ... past the end of the workspace",
-         {wrong::undersized_workspace_bytes, wrong::blelloch_in_an_undersized_workspace}, 257},
+         {wrong::undersized_workspace_bytes, wrong::blelloch_in_an_undersized_workspace},
+         257},
         {"the last ... elements, from index ... still hold the poison",
          blelloch_impl(wrong::blelloch_copies_back_n_bytes), kHintCasesUpTo},
         {"shifted one place: at every wrong element, actual[i] = expected[i + 1]",
@@ -275,18 +288,20 @@ const std::vector<HintedMistake>& hinted_mistakes() {
     return table;
 }
 
-std::vector<Case> cases_up_to(std::size_t largest_n) {
-    std::vector<Case> kept;
-    for (const Case& c : scan::exercise().cases(Options{}))
+std::vector<scan::ScanCase> cases_up_to(std::size_t largest_n) {
+    std::vector<scan::ScanCase> kept;
+    for (const scan::ScanCase& c : scan::exercise().cases(Options{}))
         if (c.n <= largest_n) kept.push_back(c);
     return kept;
 }
 
 // What the harness's check prints for `impl` over the case list, up to `largest_n`.
-std::string check_output_of(const scan::ScanImpl& impl, std::size_t largest_n) {
+std::string check_output_of(const scan::ScanFn& impl, std::size_t largest_n) {
     const std::uint64_t seed = pmpp::testing::test_seed();
-    return check_output(cases_up_to(largest_n),
-                        [&](const Case& c) { return scan::check_case(impl, c, pmpp::case_seed(seed, c)); });
+    const auto& ex = scan::exercise();
+    return check_output(ex, cases_up_to(largest_n), [&](const scan::ScanCase& c) {
+        return check_case(impl, c, pmpp::case_seed(seed, ex.untyped(c)));
+    });
 }
 
 }  // namespace
@@ -295,8 +310,9 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
     for (const HintedMistake& m : hinted_mistakes()) {
         const std::string output = check_output_of(m.wrong, m.largest_n);
-        EXPECT_TRUE(shows_symptom(output, m.symptom)) << "the check does not print \"" << m.symptom
-                                                      << "\" for its mistake; it prints:\n" << output;
+        EXPECT_TRUE(shows_symptom(output, m.symptom))
+            << "the check does not print \"" << m.symptom << "\" for its mistake; it prints:\n"
+            << output;
     }
 }
 
@@ -308,10 +324,11 @@ TEST(ReadmeHints, AWrongOutputThatFitsNoPatternGetsNoGuessedHint) {
     PMPP_REQUIRE_GPU();
     // Every output 0 (the down-sweep loses the left sums): wrong from index 1 on, by amounts
     // that differ, shifted nowhere, from no boundary. The check shows the values, and no hint.
-    for (int bits : {0, scan::kInPlace}) {
-        const CheckResult r = scan::check_case(blelloch_impl(wrong::blelloch_down_sweep_overwrites_the_left_first),
-                                               make_case(4097, scan_inputs::kFullRange, bits), pmpp::testing::test_seed(bits));
-        ASSERT_FALSE(r.ok) << "bits " << bits;
+    for (bool in_place : {false, true}) {
+        const CheckResult r =
+            check_case(blelloch_impl(wrong::blelloch_down_sweep_overwrites_the_left_first),
+                       make_case(4097, scan_inputs::kFullRange, in_place), pmpp::testing::test_seed(in_place));
+        ASSERT_FALSE(r.ok) << (in_place ? "in place" : "out of place");
         EXPECT_EQ(r.first.at(0).index, 1u) << r.report();
         EXPECT_EQ(r.hint, "") << r.report();
     }
@@ -321,6 +338,6 @@ TEST(ReadmeHints, AWrongOutputThatFitsNoPatternGetsNoGuessedHint) {
 // workspace (0xFF, -1 in every int of the padding) and still every case passes.
 TEST(ReadmeHints, AScanThatLeavesThePaddingUnzeroedPassesEveryCase) {
     PMPP_REQUIRE_GPU();
-    const scan::ScanImpl unzeroed = blelloch_impl(looks_wrong::blelloch_leaves_the_padding_unzeroed);
+    const scan::ScanFn unzeroed = blelloch_impl(looks_wrong::blelloch_leaves_the_padding_unzeroed);
     EXPECT_EQ(check_output_of(unzeroed, (std::size_t{1} << 20) + 7), "");
 }

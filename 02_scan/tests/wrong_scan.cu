@@ -23,7 +23,8 @@ __global__ void subtract_previous_at_block_starts(const int* in, int* out, std::
 // over n / 256 + 1 blocks lets thread n store the total at out[n], past the end.
 __global__ void shift_inclusive_through_n(const int* in, int* out, std::size_t n) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    if (i <= n && i > 0) out[i] = static_cast<int>(static_cast<unsigned>(out[i - 1]) + static_cast<unsigned>(in[i - 1]));
+    if (i <= n && i > 0)
+        out[i] = static_cast<int>(static_cast<unsigned>(out[i - 1]) + static_cast<unsigned>(in[i - 1]));
 }
 
 // One Blelloch up-sweep level over `count` words with the right node one off: thread 0's right
@@ -128,7 +129,8 @@ __global__ void blelloch_up_level(unsigned* tree, std::size_t parents, std::size
     tree[right] += tree[right - half];
 }
 
-__global__ void blelloch_down_level(unsigned* tree, std::size_t parents, std::size_t half, bool overwrites_the_left_first) {
+__global__ void blelloch_down_level(unsigned* tree, std::size_t parents, std::size_t half,
+                                    bool overwrites_the_left_first) {
     const std::size_t t = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (t >= parents) return;
     const std::size_t right = (t + 1) * 2 * half - 1, left = right - half;

@@ -12,9 +12,7 @@ TAILN=4 step starter02 60 02_scan/build/scan --impl student --check --max-size 5
 TAILN=4 step starter03 60 03_find_repeats/build/find_repeats --impl student --check --max-size 5000 --seed 1
 TAILN=24 step run02 200 02_scan/build/scan_solution --impl all --seed 5
 TAILN=30 step run03 200 03_find_repeats/build/find_repeats_solution --impl all --seed 5
+TAILN=3 step build-sweeps 300 make -C 02_scan -j16 ARCH=sm_90 tune
 for s in sweep_tiles sweep_lookback; do
-    nvcc -O3 -std=c++17 -arch=sm_90 -I. -I02_scan 02_scan/tune/$s.cu 02_scan/build/obj/scan_cub.cu.o \
-        02_scan/build/obj/scan_cpu.cpp.o common/build/libpmpp_common.a -o build-$s 2>&1 | tail -3
-    TAILN=45 step $s 150 ./build-$s
-    rm -f build-$s
+    TAILN=45 step $s 150 02_scan/build/tune/$s
 done

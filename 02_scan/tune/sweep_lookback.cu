@@ -1,5 +1,5 @@
 // tune/sweep_lookback.cu: which part limits the single-pass scan? The kernel with no look-back at
-// all (a wrong result, to price the look-back), and with the look-back waits of scan_primitives.cuh
+// all (a wrong result, to price the look-back), and with the look-back waits of scan_3_lookback.cuh
 // swept. The experiments of NOTES.md, 3d-3g. Built by tune/gpu_run.sh.
 #include "../scan_3_single_pass.cu"
 #include "common/timing.h"
@@ -13,7 +13,8 @@ using namespace scan_primitives;
 enum Mode { kNoLookback = 0, kLookBack = 1 };
 
 template <int THREADS, int ROUNDS, Mode M, int F, int P>
-__global__ void __launch_bounds__(THREADS) variant(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter, unsigned long long* statuses) {
+__global__ void __launch_bounds__(THREADS)
+    variant(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter, unsigned long long* statuses) {
     __shared__ TileScanStorage<THREADS, ROUNDS> storage;
     __shared__ unsigned tile_id, tile_prefix;
     if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
@@ -31,8 +32,9 @@ __global__ void __launch_bounds__(THREADS) variant(const unsigned* in, unsigned*
     if (threadIdx.x < 32) {
         unsigned before = 0;
         if constexpr (M != kNoLookback) {
-            if (tile == 0) { if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate); }
-            else {
+            if (tile == 0) {
+                if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate);
+            } else {
                 if (threadIdx.x == 0) publish(&statuses[tile], kStatusAggregate, aggregate);
                 before = look_back(statuses, tile, LookBackWaits{F, P, 500});
                 if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
@@ -58,22 +60,38 @@ void run(const int* in, int* out, std::size_t n, void* ws) {
 }
 
 int main() {
-    L2Flusher fl; TimingOptions t; t.repeats = 20; t.warmup = 3;
+    L2Flusher fl;
+    TimingOptions t;
+    t.repeats = 20;
+    t.warmup = 3;
     for (int lg : {20, 24, 28}) {
         const std::size_t n = std::size_t{1} << lg;
         std::vector<int> h = generate<int>(n, Distribution::Uniform, 1);
-        std::vector<int> expect(n); exclusive_scan_cpu(h.data(), expect.data(), n);
-        DeviceBuffer<int> in, out(n); in.upload(h);
+        std::vector<int> expect(n);
+        exclusive_scan_cpu(h.data(), expect.data(), n);
+        DeviceBuffer<int> in, out(n);
+        in.upload(h);
         DeviceBuffer<unsigned char> ws(std::max(scan_cub_workspace_bytes(n), workspace_bytes<128, 1>(n)) + 1024);
         CopyBandwidth cb = measure_copy_bandwidth(n * 4, t, &fl);
         Stats cub = time_device(t, &fl, [&] { exclusive_scan_cub(in.data(), out.data(), n, ws.data()); });
-        std::printf("n=2^%d memcpy %.4f ms  cub %.4f ms = %.2f of copy\n", lg, cb.ms.median, cub.median, cb.ms.median / cub.median);
-#define RUNV(T, R, M, F, P) { Stats s = time_device(t, &fl, [&] { run<T, R, M, F, P>(in.data(), out.data(), n, ws.data()); }); \
-        bool ok = out.to_host() == expect; \
-        std::printf("  T=%4d R=%d look-back=%d first=%4d poll=%3d: %.4f ms  t/cub %.3f  of copy %.2f %s\n", T, R, (int)M, F, P, s.median, s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)"); }
-        RUNV(256, 8, kNoLookback, 0, 0) RUNV(256, 8, kLookBack, 0, 0) RUNV(256, 8, kLookBack, 1000, 300)
-        RUNV(256, 8, kLookBack, 2000, 300) RUNV(256, 8, kLookBack, 3000, 300) RUNV(256, 8, kLookBack, 2000, 650)
-        RUNV(256, 4, kLookBack, 2000, 300) RUNV(128, 8, kLookBack, 2000, 300) RUNV(256, 6, kLookBack, 2000, 300)
+        std::printf("n=2^%d memcpy %.4f ms  cub %.4f ms = %.2f of copy\n", lg, cb.ms.median, cub.median,
+                    cb.ms.median / cub.median);
+#define RUNV(T, R, M, F, P)                                                                                         \
+    {                                                                                                               \
+        Stats s = time_device(t, &fl, [&] { run<T, R, M, F, P>(in.data(), out.data(), n, ws.data()); });            \
+        bool ok = out.to_host() == expect;                                                                          \
+        std::printf("  T=%4d R=%d look-back=%d first=%4d poll=%3d: %.4f ms  t/cub %.3f  of copy %.2f %s\n", T, R,   \
+                    (int)M, F, P, s.median, s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)"); \
+    }
+        RUNV(256, 8, kNoLookback, 0, 0);
+        RUNV(256, 8, kLookBack, 0, 0);
+        RUNV(256, 8, kLookBack, 1000, 300);
+        RUNV(256, 8, kLookBack, 2000, 300);
+        RUNV(256, 8, kLookBack, 3000, 300);
+        RUNV(256, 8, kLookBack, 2000, 650);
+        RUNV(256, 4, kLookBack, 2000, 300);
+        RUNV(128, 8, kLookBack, 2000, 300);
+        RUNV(256, 6, kLookBack, 2000, 300);
     }
     cudaDeviceSynchronize();
 }

@@ -1,10 +1,10 @@
 // Bad submission (issue 15): the scan builds on the course's own block scan by including a
-// course file that is not the exercise's header (02_scan/scan_primitives.cuh, the warp and
+// course file that is not the exercise's header (common/primitives/scan.cuh, the warp and
 // block scans of the fast reference). The grader's clean tree holds every reference source, so
 // any of them can be included. Expected: every 02_scan part "forbidden API used", naming the
 // header; 01_saxpy "forbidden API used" too (its own file).
 #include "scan.h"
-#include "scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 

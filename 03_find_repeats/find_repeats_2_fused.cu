@@ -4,13 +4,13 @@
 // Idea over find_repeats_1_scan: the flags and the places never touch memory. Each block
 // loads its tile of a (in rounds of 16-byte words, 512 contiguous bytes per warp instruction),
 // computes its flags in registers, scans them across the block, gets the count of repeats
-// before its tile by decoupled look-back (02_scan/scan_primitives.cuh), stages the tile's
+// before its tile by decoupled look-back (02_scan/scan_3_lookback.cuh), stages the tile's
 // repeat indices in shared memory and writes them out as one contiguous, coalesced run.
 // Traffic: read a once (4 bytes per element), write the indices: a quarter of variant 1's.
 // The last tile publishes the total count.
 #include "find_repeats.h"
 
-#include "../02_scan/scan_primitives.cuh"
+#include "../02_scan/scan_3_lookback.cuh"
 
 #include "common/cuda_check.h"
 
@@ -87,9 +87,7 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 // The total count, the tile counter, then one status word per tile.
-std::size_t find_repeats_fused_workspace_bytes(std::size_t n) {
-    return (2 + tiles_of(n)) * sizeof(unsigned long long);
-}
+std::size_t find_repeats_fused_workspace_bytes(std::size_t n) { return (2 + tiles_of(n)) * sizeof(unsigned long long); }
 
 std::size_t find_repeats_fused(const int* a, std::size_t n, int* indices, void* workspace) {
     if (n < 2) return 0;
@@ -100,9 +98,11 @@ std::size_t find_repeats_fused(const int* a, std::size_t n, int* indices, void* 
     auto* counter = reinterpret_cast<unsigned*>(words + 1);
     const auto* src = reinterpret_cast<const unsigned*>(a);
     if (reinterpret_cast<std::uintptr_t>(a) % 16 == 0)
-        find_repeats_single_pass<true><<<static_cast<unsigned>(tiles), kThreads>>>(src, n, indices, counter, total, words + 2);
+        find_repeats_single_pass<true>
+            <<<static_cast<unsigned>(tiles), kThreads>>>(src, n, indices, counter, total, words + 2);
     else
-        find_repeats_single_pass<false><<<static_cast<unsigned>(tiles), kThreads>>>(src, n, indices, counter, total, words + 2);
+        find_repeats_single_pass<false>
+            <<<static_cast<unsigned>(tiles), kThreads>>>(src, n, indices, counter, total, words + 2);
     PMPP_CHECK_LAUNCH();
     unsigned count = 0;
     PMPP_CUDA_CHECK(cudaMemcpy(&count, total, sizeof(unsigned), cudaMemcpyDeviceToHost));

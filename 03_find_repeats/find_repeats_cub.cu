@@ -20,7 +20,8 @@ struct StartsARepeat {
 std::size_t cub_bytes(std::size_t n) {
     std::size_t bytes = 0;
     PMPP_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<int>(0), static_cast<int*>(nullptr),
-                                          static_cast<int*>(nullptr), static_cast<std::int64_t>(n), StartsARepeat{nullptr}));
+                                          static_cast<int*>(nullptr), static_cast<std::int64_t>(n),
+                                          StartsARepeat{nullptr}));
     return bytes;
 }
 
@@ -33,8 +34,8 @@ std::size_t find_repeats_cub(const int* a, std::size_t n, int* indices, void* wo
     if (n < 2) return 0;
     int* count = static_cast<int*>(workspace);
     std::size_t bytes = cub_bytes(n - 1);
-    PMPP_CUDA_CHECK(cub::DeviceSelect::If(static_cast<char*>(workspace) + 16, bytes, thrust::counting_iterator<int>(0), indices,
-                                          count, static_cast<std::int64_t>(n - 1), StartsARepeat{a}));
+    PMPP_CUDA_CHECK(cub::DeviceSelect::If(static_cast<char*>(workspace) + 16, bytes, thrust::counting_iterator<int>(0),
+                                          indices, count, static_cast<std::int64_t>(n - 1), StartsARepeat{a}));
     int host_count = 0;
     PMPP_CUDA_CHECK(cudaMemcpy(&host_count, count, sizeof(int), cudaMemcpyDeviceToHost));
     return static_cast<std::size_t>(host_count);

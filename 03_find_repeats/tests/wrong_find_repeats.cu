@@ -120,7 +120,9 @@ std::size_t clears_one_past_the_end(const int* a, std::size_t n, int* indices, v
     return find_repeats_fused(a, n, indices, workspace);
 }
 
-std::size_t scatter_workspace_bytes(std::size_t n) { return 2 * aligned_ints_bytes(n) + scan_single_pass_workspace_bytes(n); }
+std::size_t scatter_workspace_bytes(std::size_t n) {
+    return 2 * aligned_ints_bytes(n) + scan_single_pass_workspace_bytes(n);
+}
 
 std::size_t scatters_one_slot_early(const int* a, std::size_t n, int* indices, void* workspace) {
     if (n == 0) return 0;
@@ -212,7 +214,8 @@ std::size_t scans_without_a_carry_between_blocks(const int* a, std::size_t n, in
     const ScatterWorkspace w = split_workspace(workspace, n);
     mark_repeats<<<blocks_for(n), 256>>>(a, n, w.flags);
     PMPP_CHECK_LAUNCH();
-    scan_blocks_without_carry<<<static_cast<unsigned>((n + kUncarriedBlock - 1) / kUncarriedBlock), 1>>>(w.flags, w.positions, n);
+    scan_blocks_without_carry<<<static_cast<unsigned>((n + kUncarriedBlock - 1) / kUncarriedBlock), 1>>>(
+        w.flags, w.positions, n);
     PMPP_CHECK_LAUNCH();
     scatter_flagged<<<blocks_for(n), 256>>>(w.flags, w.positions, n, indices);
     PMPP_CHECK_LAUNCH();

@@ -18,22 +18,18 @@
 // never fuses into a multiply-add). The CPU and the reference kernels then agree on every pixel
 // that a circle covers, exactly. Your kernel may use plain arithmetic: the check allows the last
 // bits of a color to differ, and a few pixels right on a circle's edge to go the other way
-// (render_harness.h says how many).
+// (harness/image_check.h says how many).
 #pragma once
 
 #include "render.h"
 
 #include <cmath>
 
-#ifdef __CUDACC__
-#define CIRCLES_HD __host__ __device__ __forceinline__
-#else
-#define CIRCLES_HD inline
-#endif
+#include "common/host_device.h"  // PMPP_HD
 
 namespace circle_math {
 
-CIRCLES_HD float mul(float a, float b) {
+PMPP_HD float mul(float a, float b) {
 #ifdef __CUDA_ARCH__
     return __fmul_rn(a, b);
 #else
@@ -41,7 +37,7 @@ CIRCLES_HD float mul(float a, float b) {
 #endif
 }
 
-CIRCLES_HD float add(float a, float b) {
+PMPP_HD float add(float a, float b) {
 #ifdef __CUDA_ARCH__
     return __fadd_rn(a, b);
 #else
@@ -49,7 +45,7 @@ CIRCLES_HD float add(float a, float b) {
 #endif
 }
 
-CIRCLES_HD float sub(float a, float b) {
+PMPP_HD float sub(float a, float b) {
 #ifdef __CUDA_ARCH__
     return __fsub_rn(a, b);
 #else
@@ -57,7 +53,7 @@ CIRCLES_HD float sub(float a, float b) {
 #endif
 }
 
-CIRCLES_HD float quotient(float a, float b) {
+PMPP_HD float quotient(float a, float b) {
 #ifdef __CUDA_ARCH__
     return __fdiv_rn(a, b);
 #else
@@ -67,7 +63,7 @@ CIRCLES_HD float quotient(float a, float b) {
 
 // exp is not correctly rounded on either side: the GPU's expf and the C library's may differ
 // in the last bit, so snow pixels agree to about 1e-7, not bit for bit.
-CIRCLES_HD float exponential(float x) {
+PMPP_HD float exponential(float x) {
 #ifdef __CUDA_ARCH__
     return expf(x);
 #else
@@ -75,33 +71,33 @@ CIRCLES_HD float exponential(float x) {
 #endif
 }
 
-CIRCLES_HD float clamp01(float v) { return v < 0.f ? 0.f : (v > 1.f ? 1.f : v); }
+PMPP_HD float clamp01(float v) { return v < 0.f ? 0.f : (v > 1.f ? 1.f : v); }
 
 constexpr float kFlatAlpha = 0.5f;
 
 // The center of pixel column (or row) i, in image widths. (i + 1/2 is exact below 2^23.)
-CIRCLES_HD float pixel_center(int i, int width) {
+PMPP_HD float pixel_center(int i, int width) {
     return quotient(static_cast<float>(i) + 0.5f, static_cast<float>(width));
 }
 
 // Squared distance between (ax, ay) and (bx, by).
-CIRCLES_HD float distance2(float ax, float ay, float bx, float by) {
+PMPP_HD float distance2(float ax, float ay, float bx, float by) {
     const float dx = sub(ax, bx), dy = sub(ay, by);
     return add(mul(dx, dx), mul(dy, dy));
 }
 
-CIRCLES_HD bool covers(const Circle& c, float px, float py) {
+PMPP_HD bool covers(const Circle& c, float px, float py) {
     return distance2(px, py, c.x, c.y) <= mul(c.radius, c.radius);
 }
 
 // The squared radius, as every test compares with it (a renderer may compute it once per circle).
-CIRCLES_HD float radius2(const Circle& c) { return mul(c.radius, c.radius); }
+PMPP_HD float radius2(const Circle& c) { return mul(c.radius, c.radius); }
 
-CIRCLES_HD float lerp(float a, float b, float t) { return add(a, mul(t, sub(b, a))); }
+PMPP_HD float lerp(float a, float b, float t) { return add(a, mul(t, sub(b, a))); }
 
 // The snow color ramp: white for z in [0, 1/4], to pale blue at 1/2, pale blue to 3/4, then to
 // pale violet at 1 (z clamped to [0, 1]).
-CIRCLES_HD Rgb snow_color(float z) {
+PMPP_HD Rgb snow_color(float z) {
     const float s = mul(clamp01(z), 4.f);  // exact: a power of two
     if (s <= 1.f) return {1.f, 1.f, 1.f};
     if (s <= 2.f) {
@@ -114,14 +110,14 @@ CIRCLES_HD Rgb snow_color(float z) {
 }
 
 // Snow alpha at squared distance d2 from the center of a circle of squared radius r2 (d2 <= r2).
-CIRCLES_HD float snow_alpha(float z, float d2, float r2) {
+PMPP_HD float snow_alpha(float z, float d2, float r2) {
     const float peak = mul(0.5f, clamp01(add(0.6f, mul(0.4f, sub(1.f, z)))));
     const float t = r2 > 0.f ? quotient(d2, r2) : 0.f;  // a radius-0 circle covers only its center
     return mul(peak, exponential(mul(-4.f, t)));
 }
 
 // "over": the circle's color with weight alpha on top of the pixel.
-CIRCLES_HD void blend(Rgba& pixel, const Rgb& color, float alpha) {
+PMPP_HD void blend(Rgba& pixel, const Rgb& color, float alpha) {
     const float keep = sub(1.f, alpha);
     pixel.r = add(mul(alpha, color.r), mul(keep, pixel.r));
     pixel.g = add(mul(alpha, color.g), mul(keep, pixel.g));
@@ -131,7 +127,7 @@ CIRCLES_HD void blend(Rgba& pixel, const Rgb& color, float alpha) {
 
 // Flat shading's blend, alpha = 1/2: the average of the circle's color and the pixel's. (The
 // same as blend(pixel, color, 1/2): halving is exact, so both round once, identically.)
-CIRCLES_HD void average(Rgba& pixel, const Rgb& color) {
+PMPP_HD void average(Rgba& pixel, const Rgb& color) {
     pixel.r = mul(add(color.r, pixel.r), 0.5f);
     pixel.g = mul(add(color.g, pixel.g), 0.5f);
     pixel.b = mul(add(color.b, pixel.b), 0.5f);
@@ -139,27 +135,29 @@ CIRCLES_HD void average(Rgba& pixel, const Rgb& color) {
 }
 
 // The blend of a circle that covers the pixel, at squared distance d2 from its center.
-CIRCLES_HD void blend_covering(Shading shading, float z, float d2, float r2, const Rgb& color, Rgba& pixel) {
-    if (shading == Shading::Flat) average(pixel, color);
-    else blend(pixel, snow_color(z), snow_alpha(z, d2, r2));
+PMPP_HD void blend_covering(Shading shading, float z, float d2, float r2, const Rgb& color, Rgba& pixel) {
+    if (shading == Shading::Flat)
+        average(pixel, color);
+    else
+        blend(pixel, snow_color(z), snow_alpha(z, d2, r2));
 }
 
 // Blends the circle centered at (cx, cy), of squared radius r2 and depth z, into `pixel` if it
 // covers the pixel center (px, py). Returns whether it did.
-CIRCLES_HD bool shade(Shading shading, float cx, float cy, float z, float r2, const Rgb& color, float px, float py,
-                      Rgba& pixel) {
+PMPP_HD bool shade(Shading shading, float cx, float cy, float z, float r2, const Rgb& color, float px, float py,
+                   Rgba& pixel) {
     const float d2 = distance2(px, py, cx, cy);
     if (!(d2 <= r2)) return false;
     blend_covering(shading, z, d2, r2, color, pixel);
     return true;
 }
 
-CIRCLES_HD bool shade(Shading shading, const Circle& c, const Rgb& color, float px, float py, Rgba& pixel) {
+PMPP_HD bool shade(Shading shading, const Circle& c, const Rgb& color, float px, float py, Rgba& pixel) {
     return shade(shading, c.x, c.y, c.z, radius2(c), color, px, py, pixel);
 }
 
 // The color of row y before any circle: white, or the sky (brighter toward the bottom).
-CIRCLES_HD Rgba background_color(Background background, int y, int height) {
+PMPP_HD Rgba background_color(Background background, int y, int height) {
     if (background == Background::White) return {1.f, 1.f, 1.f, 1.f};
     const float shade = add(0.4f, mul(0.45f, quotient(static_cast<float>(y) + 0.5f, static_cast<float>(height))));
     return {mul(0.6f, shade), mul(0.75f, shade), shade, 1.f};

@@ -42,7 +42,7 @@ enum class Shading : int {
 
 enum class Background : int {
     White,  // (1, 1, 1, 1)
-    Sky,    // a vertical gradient, dark at the top (circle_math.h)
+    Sky,  // a vertical gradient, dark at the top (circle_math.h)
 };
 
 // A scene as the renderers see it: pointers to its arrays (device pointers for the GPU

@@ -20,7 +20,7 @@ namespace {
 constexpr int kBlock = 16;
 
 template <Shading SHADING>
-__global__ void __launch_bounds__(kBlock * kBlock)
+__global__ void __launch_bounds__(kBlock* kBlock)
     per_pixel(SceneView scene, int width, int height, Rgba* __restrict__ image) {
     const int x = blockIdx.x * kBlock + threadIdx.x;
     const int y = blockIdx.y * kBlock + threadIdx.y;
@@ -37,7 +37,9 @@ void render_per_pixel(const SceneView& scene, int width, int height, Rgba* image
     if (width <= 0 || height <= 0) return;
     const dim3 block(kBlock, kBlock);
     const dim3 grid((width + kBlock - 1) / kBlock, (height + kBlock - 1) / kBlock);
-    if (scene.shading == Shading::Flat) per_pixel<Shading::Flat><<<grid, block>>>(scene, width, height, image);
-    else per_pixel<Shading::Snow><<<grid, block>>>(scene, width, height, image);
+    if (scene.shading == Shading::Flat)
+        per_pixel<Shading::Flat><<<grid, block>>>(scene, width, height, image);
+    else
+        per_pixel<Shading::Snow><<<grid, block>>>(scene, width, height, image);
     PMPP_CHECK_LAUNCH();
 }

@@ -5,7 +5,7 @@
 // (tiles::touches, a conservative circle-box test: it never drops a circle that covers one of
 // the tile's pixels); an exclusive scan of the 0/1 results over the block gives each surviving
 // circle its place (PMPP 11, stream compaction; the block scan is 02_scan's, shared:
-// ../02_scan/scan_primitives.cuh), so the survivors land in shared memory in input order; then
+// common/primitives/scan.cuh), so the survivors land in shared memory in input order; then
 // every thread blends them into its pixel. A pixel still sees every circle that covers it, in
 // order, and a tile now does a few tests per circle instead of 256.
 // The cost left: every block still reads and tests every circle of the scene, count / 256
@@ -15,10 +15,10 @@
 // 1.23 ms (the fastest there: README.md has every scene).
 #include "render.h"
 
-#include "tile_blend.cuh"
+#include "render_2_tile_blend.cuh"
 #include "tiles.h"
 
-#include "../02_scan/scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 
@@ -62,7 +62,9 @@ void render_tiled(const SceneView& scene, int width, int height, Rgba* image, Wo
     if (width <= 0 || height <= 0) return;
     const tiles::TileGrid grid = tiles::tile_grid(width, height, kTile);
     const dim3 blocks(grid.tiles_x, grid.tiles_y);
-    if (scene.shading == Shading::Flat) tiled<Shading::Flat><<<blocks, kThreads>>>(scene, grid, image);
-    else tiled<Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
+    if (scene.shading == Shading::Flat)
+        tiled<Shading::Flat><<<blocks, kThreads>>>(scene, grid, image);
+    else
+        tiled<Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
     PMPP_CHECK_LAUNCH();
 }

@@ -12,7 +12,7 @@
 //   5. ranges: where each tile's run of pairs starts and ends;
 //   6. render: one block per tile stages its list in shared memory, 256 circles at a time, and
 //      every thread blends them into its pixel; each warp first keeps only the staged circles
-//      that touch its own 8x4 pixels (tile_blend.cuh), so small circles cost a warp only
+//      that touch its own 8x4 pixels (render_2_tile_blend.cuh), so small circles cost a warp only
 //      where they are, and blends the circles that cover all of its 8x4 pixels without testing
 //      each pixel (flat shading), so big circles cost only the blend.
 // A pixel still sees every circle that covers it, in order: the tile's list holds all of them
@@ -28,11 +28,11 @@
 #include "render.h"
 #include "render_3_binned.h"
 
-#include "tile_blend.cuh"
+#include "render_2_tile_blend.cuh"
 #include "tiles.h"
 
 #include "../02_scan/scan.h"
-#include "../02_scan/scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 
@@ -51,7 +51,8 @@ constexpr long long kMaxPairs = 1ll << 28;
 enum Slot { kCounts, kOffsets, kScanWorkspace, kTotal, kRanges, kPairsIn, kPairsOut, kSortTemp };
 
 __global__ void __launch_bounds__(kCircleThreads)
-    count_tiles(SceneView scene, tiles::TileGrid grid, int* __restrict__ counts, unsigned long long* __restrict__ total) {
+    count_tiles(SceneView scene, tiles::TileGrid grid, int* __restrict__ counts,
+                unsigned long long* __restrict__ total) {
     const int i = blockIdx.x * kCircleThreads + threadIdx.x;
     int n = 0;
     if (i < scene.count) {
@@ -78,7 +79,8 @@ __global__ void __launch_bounds__(kCircleThreads)
 
 // The sorted keys are runs of equal tiles: a run's first and last pair mark its ends. Tiles
 // with no pair keep start = end = 0 (cleared before).
-__global__ void tile_ranges(const unsigned* __restrict__ keys, int pairs, int* __restrict__ start, int* __restrict__ end) {
+__global__ void tile_ranges(const unsigned* __restrict__ keys, int pairs, int* __restrict__ start,
+                            int* __restrict__ end) {
     const int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= pairs) return;
     const unsigned tile = keys[p];
@@ -90,14 +92,15 @@ __global__ void tile_ranges(const unsigned* __restrict__ keys, int pairs, int* _
 // TILE / 8 of them per 4 pixel rows), so its box is compact and each row of 8 pixels is one
 // 128-byte store.
 template <Shading SHADING, int TILE, bool WARP_CULL, bool SKIP_INTERIOR>
-__global__ void __launch_bounds__(TILE * TILE)
+__global__ void __launch_bounds__(TILE* TILE)
     render_tiles(SceneView scene, tiles::TileGrid grid, const int* __restrict__ start, const int* __restrict__ end,
                  const unsigned* __restrict__ list, Rgba* __restrict__ image) {
     static_assert(TILE % 8 == 0, "tiles are whole 8x4 warp rectangles");
     constexpr int kThreads = TILE * TILE, kWarpsPerRow = TILE / 8;
     __shared__ StagedCircle staged[kThreads];
     const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-    const int wx = grid.x0(blockIdx.x) + (warp % kWarpsPerRow) * 8, wy = grid.y0(blockIdx.y) + (warp / kWarpsPerRow) * 4;
+    const int wx = grid.x0(blockIdx.x) + (warp % kWarpsPerRow) * 8,
+              wy = grid.y0(blockIdx.y) + (warp / kWarpsPerRow) * 4;
     const int x = wx + lane % 8, y = wy + lane / 8;
     const tiles::Box warp_box = tiles::pixel_box(wx, wy, wx + 8, wy + 4, grid.width);
     const float px = circle_math::pixel_center(x, grid.width), py = circle_math::pixel_center(y, grid.width);
@@ -112,8 +115,10 @@ __global__ void __launch_bounds__(TILE * TILE)
             staged[threadIdx.x] = stage(scene.circles[i], scene.colors[i]);
         }
         __syncthreads();
-        if (WARP_CULL) blend_touching_warp<SHADING, SKIP_INTERIOR>(staged, n, warp_box, wx, wy, grid.width, px, py, pixel);
-        else blend_all<SHADING>(staged, n, px, py, pixel);
+        if (WARP_CULL)
+            blend_touching_warp<SHADING, SKIP_INTERIOR>(staged, n, warp_box, wx, wy, grid.width, px, py, pixel);
+        else
+            blend_all<SHADING>(staged, n, px, py, pixel);
         __syncthreads();
     }
     if (x < grid.width && y < grid.height) image[static_cast<std::size_t>(y) * grid.width + x] = pixel;
@@ -126,8 +131,10 @@ void launch_render(const BinnedConfig& config, const SceneView& scene, const til
     constexpr int kThreads = TILE * TILE;
     const bool flat = scene.shading == Shading::Flat;
     if (!config.warp_cull) {
-        if (flat) render_tiles<Shading::Flat, TILE, false, false><<<blocks, kThreads>>>(scene, grid, start, end, list, image);
-        else render_tiles<Shading::Snow, TILE, false, false><<<blocks, kThreads>>>(scene, grid, start, end, list, image);
+        if (flat)
+            render_tiles<Shading::Flat, TILE, false, false><<<blocks, kThreads>>>(scene, grid, start, end, list, image);
+        else
+            render_tiles<Shading::Snow, TILE, false, false><<<blocks, kThreads>>>(scene, grid, start, end, list, image);
     } else if (!flat) {
         render_tiles<Shading::Snow, TILE, true, false><<<blocks, kThreads>>>(scene, grid, start, end, list, image);
     } else if (config.skip_interior) {
@@ -216,7 +223,8 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
     if (times) times->pairs = pairs, times->binned = true;
 
     // 3. Every (tile, circle) pair, in circle order.
-    const std::size_t stride = (static_cast<std::size_t>(pairs) + 64) / 64 * 64;  // keeps the second array 256-byte aligned
+    const std::size_t stride =
+        (static_cast<std::size_t>(pairs) + 64) / 64 * 64;  // keeps the second array 256-byte aligned
     unsigned* keys_in = ws.get<unsigned>(kPairsIn, 2 * stride);
     unsigned* circles_in = keys_in + stride;
     unsigned* keys_out = ws.get<unsigned>(kPairsOut, 2 * stride);
@@ -234,8 +242,8 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
                                                     static_cast<int>(pairs), 0, key_bits));
     void* sort_temp = ws.get<unsigned char>(kSortTemp, sort_bytes);
     if (pairs > 0)
-        PMPP_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, sort_bytes, keys_in, keys_out, circles_in, circles_out,
-                                                        static_cast<int>(pairs), 0, key_bits));
+        PMPP_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(sort_temp, sort_bytes, keys_in, keys_out, circles_in,
+                                                        circles_out, static_cast<int>(pairs), 0, key_bits));
     timeline.mark();
 
     // 5. Each tile's run of pairs.

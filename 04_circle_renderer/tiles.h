@@ -19,7 +19,7 @@ struct Box {
 
 // The rectangle of pixels [px0, px1) x [py0, py1): its outer edges, so it holds every one of
 // those pixel centers with half a pixel to spare on each side.
-CIRCLES_HD Box pixel_box(int px0, int py0, int px1, int py1, int width) {
+PMPP_HD Box pixel_box(int px0, int py0, int px1, int py1, int width) {
     const float w = static_cast<float>(width);
     return {quotient(static_cast<float>(px0), w), quotient(static_cast<float>(py0), w),
             quotient(static_cast<float>(px1), w), quotient(static_cast<float>(py1), w)};
@@ -30,20 +30,20 @@ CIRCLES_HD Box pixel_box(int px0, int py0, int px1, int py1, int width) {
 // p inside the box is at least as far from c on each axis as the box is, every rounding is
 // monotone, so covers(c, p) implies touches(c, box). (It may say yes for a circle that covers
 // none of the box's pixel centers.)
-CIRCLES_HD bool touches(float cx, float cy, float r2, const Box& b) {
+PMPP_HD bool touches(float cx, float cy, float r2, const Box& b) {
     const float dx = cx < b.x0 ? sub(b.x0, cx) : (cx > b.x1 ? sub(cx, b.x1) : 0.f);
     const float dy = cy < b.y0 ? sub(b.y0, cy) : (cy > b.y1 ? sub(cy, b.y1) : 0.f);
     return add(mul(dx, dx), mul(dy, dy)) <= r2;
 }
 
-CIRCLES_HD bool touches(const Circle& c, const Box& b) { return touches(c.x, c.y, circle_math::radius2(c), b); }
+PMPP_HD bool touches(const Circle& c, const Box& b) { return touches(c.x, c.y, circle_math::radius2(c), b); }
 
 // Does the circle cover every pixel center of the block [px0, px1) x [py0, py1), with room to
 // spare? Its four corner centers lie inside with a margin of 1/256 of radius^2, and so, the disc
 // being convex, does every center between them; the margin is far more than any rounding of a
 // center's distance (tests/test_tiles.cpp), so covers() is true for each one. A renderer may
 // then skip the test for those pixels. It may say no for a circle that does cover them all.
-CIRCLES_HD bool covers_block(float cx, float cy, float r2, int px0, int py0, int px1, int py1, int width) {
+PMPP_HD bool covers_block(float cx, float cy, float r2, int px0, int py0, int px1, int py1, int width) {
     const float inner = mul(r2, 1.f - 1.f / 256.f);
     const float x0 = circle_math::pixel_center(px0, width), x1 = circle_math::pixel_center(px1 - 1, width);
     const float y0 = circle_math::pixel_center(py0, width), y1 = circle_math::pixel_center(py1 - 1, width);
@@ -56,15 +56,15 @@ CIRCLES_HD bool covers_block(float cx, float cy, float r2, int px0, int py0, int
 // ((cx - r) w - 1/2, (cx + r) w - 1/2); one more pixel on each side absorbs any rounding here.
 struct PixelRange {
     int x0, y0, x1, y1;
-    CIRCLES_HD bool empty() const { return x0 >= x1 || y0 >= y1; }
+    PMPP_HD bool empty() const { return x0 >= x1 || y0 >= y1; }
 };
 
-CIRCLES_HD int clamped_floor(float v, int hi) {  // floor(v) in [0, hi]; NaN-free input assumed
+PMPP_HD int clamped_floor(float v, int hi) {  // floor(v) in [0, hi]; NaN-free input assumed
     const float f = floorf(v);
     return f <= 0.f ? 0 : (f >= static_cast<float>(hi) ? hi : static_cast<int>(f));
 }
 
-CIRCLES_HD PixelRange pixel_range(const Circle& c, int width, int height) {
+PMPP_HD PixelRange pixel_range(const Circle& c, int width, int height) {
     const float w = static_cast<float>(width);
     PixelRange r;
     r.x0 = clamped_floor((c.x - c.radius) * w - 1.f, width);
@@ -77,13 +77,13 @@ CIRCLES_HD PixelRange pixel_range(const Circle& c, int width, int height) {
 // The image cut into tile x tile squares (the last row and column may be partial).
 struct TileGrid {
     int width, height, tile, tiles_x, tiles_y;
-    CIRCLES_HD int count() const { return tiles_x * tiles_y; }
+    PMPP_HD int count() const { return tiles_x * tiles_y; }
     // Tile t's pixels: [x0, x1) x [y0, y1).
-    CIRCLES_HD int x0(int tx) const { return tx * tile; }
-    CIRCLES_HD int y0(int ty) const { return ty * tile; }
-    CIRCLES_HD int x1(int tx) const { return (tx + 1) * tile < width ? (tx + 1) * tile : width; }
-    CIRCLES_HD int y1(int ty) const { return (ty + 1) * tile < height ? (ty + 1) * tile : height; }
-    CIRCLES_HD Box box(int tx, int ty) const { return pixel_box(x0(tx), y0(ty), x1(tx), y1(ty), width); }
+    PMPP_HD int x0(int tx) const { return tx * tile; }
+    PMPP_HD int y0(int ty) const { return ty * tile; }
+    PMPP_HD int x1(int tx) const { return (tx + 1) * tile < width ? (tx + 1) * tile : width; }
+    PMPP_HD int y1(int ty) const { return (ty + 1) * tile < height ? (ty + 1) * tile : height; }
+    PMPP_HD Box box(int tx, int ty) const { return pixel_box(x0(tx), y0(ty), x1(tx), y1(ty), width); }
 };
 
 inline TileGrid tile_grid(int width, int height, int tile) {
@@ -94,7 +94,7 @@ inline TileGrid tile_grid(int width, int height, int tile) {
 // how many it visited. The same function counts (variant 3's first pass) and lists (its second
 // pass), so the two always agree.
 template <typename Visit>
-CIRCLES_HD int for_each_touched_tile(const Circle& c, const TileGrid& g, Visit&& visit) {
+PMPP_HD int for_each_touched_tile(const Circle& c, const TileGrid& g, Visit&& visit) {
     const PixelRange r = pixel_range(c, g.width, g.height);
     if (r.empty()) return 0;
     int n = 0;

@@ -3,7 +3,7 @@
 // widths, the sky, snow shading), and the same image whatever the number of threads.
 #include "../circle_math.h"
 #include "../render.h"
-#include "../scenes.h"
+#include "../harness/scenes.h"
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -25,7 +25,9 @@ std::vector<Rgba> render(const Scene& s, int width, int height) {
     return image;
 }
 
-Rgba at(const std::vector<Rgba>& image, int width, int x, int y) { return image[static_cast<std::size_t>(y) * width + x]; }
+Rgba at(const std::vector<Rgba>& image, int width, int x, int y) {
+    return image[static_cast<std::size_t>(y) * width + x];
+}
 
 void expect_pixel(const Rgba& p, const Rgba& expected, const std::string& where) {
     EXPECT_EQ(p.r, expected.r) << where;
@@ -125,7 +127,7 @@ TEST(CpuRenderer, SnowShadingFallsOffFromTheCenterAndTakesItsColorFromTheDepth) 
     Scene s;
     s.shading = Shading::Snow;
     s.add({0.5f / 4, 0.5f / 4, 0.f, 0.125f}, kRed);  // centered on pixel (0, 0); the color is ignored
-    s.add({2.5f / 4, 2.5f / 4, 1.f, 0.25f}, kRed);   // centered on pixel (2, 2); pixel (3, 2) on its edge
+    s.add({2.5f / 4, 2.5f / 4, 1.f, 0.25f}, kRed);  // centered on pixel (2, 2); pixel (3, 2) on its edge
     const auto image = render(s, 4, 4);
     const Rgba near = at(image, 4, 0, 0);
     EXPECT_FLOAT_EQ(near.r, 1.f);  // white on white

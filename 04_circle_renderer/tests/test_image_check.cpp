@@ -3,9 +3,9 @@
 // renderers emulated on the CPU: one with fused multiply-adds passes, the classic mistakes fail
 // with the hint that names them, and a failure leaves pictures.
 #include "../circle_math.h"
-#include "../image_check.h"
-#include "../render_harness.h"
-#include "../scenes.h"
+#include "../harness/image_check.h"
+#include "../harness/render_harness.h"
+#include "../harness/scenes.h"
 #include "../tiles.h"
 
 #include "common/report.h"
@@ -36,17 +36,18 @@ std::vector<Rgba> cpu(const Scene& s, int width, int height) {
 
 // A renderer a student might write, on the CPU, with one deliberate variation.
 struct Variation {
-    bool fused = false;           // fused multiply-adds, and the pixel center as (x + 1/2) * (1 / width)
-    float center_x = 0.5f;        // 0: the pixel center at x / width (half a pixel off)
-    float center_y = 0.5f;        // 0: at y / width
-    bool y_in_heights = false;    // py = (y + 1/2) / height
-    bool reverse_order = false;   // the circles blended last to first
+    bool fused = false;  // fused multiply-adds, and the pixel center as (x + 1/2) * (1 / width)
+    float center_x = 0.5f;  // 0: the pixel center at x / width (half a pixel off)
+    float center_y = 0.5f;  // 0: at y / width
+    bool y_in_heights = false;  // py = (y + 1/2) / height
+    bool reverse_order = false;  // the circles blended last to first
 };
 
 std::vector<Rgba> emulate(const Scene& s, int width, int height, Variation v) {
     std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
     for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) image[static_cast<std::size_t>(y) * width + x] = circle_math::background_color(s.background, y, height);
+        for (int x = 0; x < width; ++x)
+            image[static_cast<std::size_t>(y) * width + x] = circle_math::background_color(s.background, y, height);
     const float inverse = 1.f / width;
     for (int k = 0; k < s.count(); ++k) {
         const int i = v.reverse_order ? s.count() - 1 - k : k;
@@ -110,7 +111,8 @@ TEST(ImageCheck, RejectsAChannelBeyondTheToleranceAndNamesThePixel) {
     EXPECT_EQ(r.mismatches, 2u);
     EXPECT_NE(r.message.find("2 of 15 pixels differ"), std::string::npos) << r.report();
     ASSERT_EQ(r.first.size(), 2u);
-    EXPECT_NE(r.first[0].expected.find("pixel (3, 1) = (0.5000, 0.2500, 1.0000, 1.0000)"), std::string::npos) << r.report();
+    EXPECT_NE(r.first[0].expected.find("pixel (3, 1) = (0.5000, 0.2500, 1.0000, 1.0000)"), std::string::npos)
+        << r.report();
     EXPECT_NE(r.first[0].actual.find("0.9900"), std::string::npos) << r.report();
     EXPECT_NE(r.first[1].expected.find("pixel (0, 2)"), std::string::npos) << r.report();  // row-major order
 }
@@ -169,7 +171,8 @@ TEST(ImageCheck, PixelStateIsDiffImagesRuleOnSpecialValues) {
     EXPECT_EQ(pixel_state(e, {0.5f, kNaN, 0.f, 1.f}), ImageDiff::kDiffers) << "one NaN channel is a wrong value";
     EXPECT_EQ(pixel_state(e, {kInf, 0.25f, 0.f, 1.f}), ImageDiff::kDiffers);
     EXPECT_EQ(pixel_state(e, {kNaN, kNaN, kNaN, kNaN}), ImageDiff::kNeverWritten);
-    const std::vector<Rgba> expected(4, e), actual = {e, {0.5f, kNaN, 0.f, 1.f}, {kNaN, kNaN, kNaN, kNaN}, {kInf, 0.f, 0.f, 1.f}};
+    const std::vector<Rgba> expected(4, e),
+        actual = {e, {0.5f, kNaN, 0.f, 1.f}, {kNaN, kNaN, kNaN, kNaN}, {kInf, 0.f, 0.f, 1.f}};
     const ImageDiff d = diff_images(expected.data(), actual.data(), 2, 2);
     for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(d.state[i], pixel_state(expected[i], actual[i])) << i;
 }
@@ -204,9 +207,12 @@ TEST(ImageCheck, TheCountsDecideAsTheVerdictDoes) {
         auto actual = expected;
         std::size_t edge = 0, off = 0, never = 0;
         for (std::size_t i = 0; i < n; ++i) {
-            if (facts.near_edge[i] && edge < damage.on_edge) actual[i].g = 0.5f, ++edge;
-            else if (facts.near_edge[i] && never < damage.never_written) actual[i] = {kNaN, kNaN, kNaN, kNaN}, ++never;
-            else if (!facts.near_edge[i] && off < damage.off_edge) actual[i].b = 0.5f, ++off;
+            if (facts.near_edge[i] && edge < damage.on_edge)
+                actual[i].g = 0.5f, ++edge;
+            else if (facts.near_edge[i] && never < damage.never_written)
+                actual[i] = {kNaN, kNaN, kNaN, kNaN}, ++never;
+            else if (!facts.near_edge[i] && off < damage.off_edge)
+                actual[i].b = 0.5f, ++off;
         }
         const ImageDiff d = diff_images(expected.data(), actual.data(), w, h);
         for (const PixelFacts* f : {static_cast<const PixelFacts*>(nullptr), static_cast<const PixelFacts*>(&facts)}) {
@@ -302,7 +308,7 @@ TEST(ImageCheck, RejectsYInHeightsOnImagesThatAreNotSquare) {
     for (const char* name : {"rgby", "rand10k", "snowsingle"}) {
         const Scene s = named(name);
         EXPECT_TRUE(judge(s, 256, 256, emulate(s, 256, 256, heights)).ok) << name << ": a square image cannot tell";
-        for (int shape : {kWide, kTall}) {
+        for (Shape shape : {kWide, kTall}) {
             const int h = image_height(256, shape);
             const pmpp::CheckResult r = judge(s, 256, h, emulate(s, 256, h, heights));
             ASSERT_FALSE(r.ok) << name << " 256x" << h;
@@ -333,7 +339,8 @@ TEST(ImageCheck, SaysWhereTheGridStopsWhenTheLastColumnsAndRowsWereNeverWritten)
         auto image = cpu(s, width, height);
         for (int y = 0; y < height; ++y)
             for (int x = 0; x < width; ++x)
-                if (x >= x_stop || y >= y_stop) image[static_cast<std::size_t>(y) * width + x] = {kNaN, kNaN, kNaN, kNaN};
+                if (x >= x_stop || y >= y_stop)
+                    image[static_cast<std::size_t>(y) * width + x] = {kNaN, kNaN, kNaN, kNaN};
         return judge(s, width, height, image);
     };
     // The grid rounded down at 17 and at 333 x 500: the last, partial tile column and row.
@@ -395,10 +402,11 @@ TEST(ImageCheck, SaysWhenEveryWrongPixelLiesInAPartialTile) {
             const Scene s = named(name);
             const pmpp::CheckResult r = judge(s, w, w, emulate_partial_tile_skipping_culling(s, w, w));
             ASSERT_FALSE(r.ok) << name << " at " << w;
-            EXPECT_NE(r.hint.find(pmpp::format("every wrong pixel lies in a partial 16x16 tile, in the last tile column "
-                                               "(x >= %d) or the last tile row (y >= %d)",
-                                               w / 16 * 16, w / 16 * 16)),
-                      std::string::npos)
+            EXPECT_NE(
+                r.hint.find(pmpp::format("every wrong pixel lies in a partial 16x16 tile, in the last tile column "
+                                         "(x >= %d) or the last tile row (y >= %d)",
+                                         w / 16 * 16, w / 16 * 16)),
+                std::string::npos)
                 << name << " at " << w << ": " << r.report();
         }
     // A full tile of wrong pixels more (more than the few on circle edges the hint forgives): no such hint.
@@ -459,8 +467,8 @@ TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
 }
 
 TEST(ImageCheck, AFailureLeavesPicturesOfTheDifference) {
-    const std::string dir = (std::filesystem::temp_directory_path() /
-                             ("pmpp04_" + std::to_string(pmpp::testing::test_seed()))).string();
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / ("pmpp04_" + std::to_string(pmpp::testing::test_seed()))).string();
     const Scene s = named("stacks");
     Variation reversed;
     reversed.reverse_order = true;

@@ -2,7 +2,8 @@
 // renderer per hint (wrong_renderers.h), run through the harness's own check over the case list
 // up to width 333 (every scene, every width up to 257, and the 333 x 500 image that is not
 // square); the README must quote exactly the symptoms of the table.
-#include "../render_harness.h"
+#include "../harness/render_harness.h"
+#include "suite_problems.h"
 #include "wrong_renderers.h"
 
 #include "common/readme_hints.h"
@@ -20,17 +21,19 @@ namespace {
 struct HintedMistake {
     std::string symptom;  // as README.md's "## Hints" quotes it
     std::string mistake;  // the wrong renderer, for the failure message
-    RenderFn render;
+    RenderCall render;
 };
 
 // One wrong renderer per hint of README.md, with the symptom the hint quotes.
 const std::vector<HintedMistake>& hinted_mistakes() {
     static const std::vector<HintedMistake> table = {
         {"no pixel was written", "forgets_to_store", wrong::forgets_to_store},
-        {"were never written: the last, partial column and row of 16x16 tiles", "grid_rounds_down", wrong::grid_rounds_down},
+        {"were never written: the last, partial column and row of 16x16 tiles", "grid_rounds_down",
+         wrong::grid_rounds_down},
         {"were never written: the grid stops early: ... tiles the other axis needs", "grid_axes_swapped",
          wrong::grid_axes_swapped},
-        {"every wrong pixel lies in a partial 16x16 tile", "partial_tile_skips_culling", wrong::partial_tile_skips_culling},
+        {"every wrong pixel lies in a partial 16x16 tile", "partial_tile_skips_culling",
+         wrong::partial_tile_skips_culling},
         {"the image is the CPU's with every pixel center half a pixel up and to the left", "off_by_half_pixel",
          wrong::off_by_half_pixel},
         {"the image is the CPU's with y measured in image heights", "y_in_heights", wrong::y_in_heights},
@@ -50,15 +53,17 @@ pmpp::Options options() {
     return opts;
 }
 
+RenderVariant wrong_variant(const RenderCall& render) { return {"wrong", pmpp::ImplKind::Reference, "", {render, ""}}; }
+
 // What `make run` prints about `render` over the case list up to width 333. The suite's seed, as
 // test_render.cu's checks use: the CPU's images are computed once for the whole suite.
-std::string check_output_of(const RenderFn& render) {
+std::string check_output_of(const RenderCall& render) {
     const pmpp::Options opts = options();
-    std::vector<pmpp::Case> cases;
-    for (const pmpp::Case& c : exercise().cases(opts))
+    std::vector<RenderCase> cases;
+    for (const RenderCase& c : exercise().cases(opts))
         if (c.n <= 333) cases.push_back(c);
-    return pmpp::check_output(cases, [&](const pmpp::Case& c) {
-        return check_case(render, "wrong", c, pmpp::testing::suite_seed(), opts);
+    return pmpp::check_output(exercise(), cases, [&](const RenderCase& c) {
+        return check(wrong_variant(render), suite_problem(c, opts), c, opts);
     });
 }
 
@@ -76,7 +81,8 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     for (const HintedMistake& h : hinted_mistakes()) {
         const std::string output = check_output_of(h.render);
         EXPECT_TRUE(pmpp::shows_symptom(output, h.symptom))
-            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n" << head(output);
+            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
+            << head(output);
     }
 }
 
@@ -89,9 +95,9 @@ TEST(ReadmeHints, AWrongImageThatFitsNoPatternGetsNoHint) {
     // rgb without its blue circle: the pixels under it are wrong, most of them under 2 or more
     // circles but a fifth under the blue one alone, none on an edge, none in a partial tile, and
     // the image is the same on every run.
-    const int id = find_scene("rgb");
-    const pmpp::Case c{"rgb 256", 256, pmpp::Distribution::Uniform, id * 4 + kSquare};
-    const pmpp::CheckResult r = check_case(wrong::drops_the_last_circle, "wrong", c, pmpp::testing::suite_seed(), options());
+    const pmpp::Options opts = options();
+    const RenderCase c = make_case(find_scene("rgb"), 256, kSquare, opts);
+    const pmpp::CheckResult r = check(wrong_variant(wrong::drops_the_last_circle), suite_problem(c, opts), c, opts);
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.hint, "") << r.report();
 }

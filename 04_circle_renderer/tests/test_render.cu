@@ -5,7 +5,8 @@
 // accepts fused arithmetic; the device check of every benchmark run counts as the host's rule
 // and catches a renderer that remembers its answers; the harness end to end.
 #include "../render_3_binned.h"
-#include "../render_harness.h"
+#include "../harness/render_harness.h"
+#include "suite_problems.h"
 #include "wrong_renderers.h"
 
 #include "common/cuda_check.h"
@@ -31,28 +32,28 @@ pmpp::Options options() {
     return opts;
 }
 
-pmpp::Case scene_case(const std::string& scene, int width, int shape = kSquare) {
-    const int id = find_scene(scene);
-    EXPECT_GE(id, 0) << scene;
-    return {scene + " " + std::to_string(width), static_cast<std::size_t>(width), pmpp::Distribution::Uniform, id * 4 + shape};
-}
+RenderVariant test_variant(const RenderCall& fn) { return {"test", pmpp::ImplKind::Reference, "", {fn, ""}}; }
 
 // The suite's seed, not the test's: every test renders the same scenes, so the CPU's images
-// (cached by the harness) are computed once for the whole suite.
-pmpp::CheckResult check(const RenderFn& fn, const std::string& scene, int width, int shape = kSquare) {
-    return check_case(fn, "test", scene_case(scene, width, shape), pmpp::testing::suite_seed(), options());
+// (suite_problems.h) are computed once for the whole suite.
+pmpp::CheckResult check(const RenderCall& fn, const std::string& scene, int width, Shape shape = kSquare) {
+    const int id = find_scene(scene);
+    EXPECT_GE(id, 0) << scene;
+    const pmpp::Options opts = options();
+    const RenderCase c = make_case(id, width, shape, opts);
+    return circles::check(test_variant(fn), suite_problem(c, opts), c, opts);
 }
 
 // The benchmark rows of `fn` on `scenes` at width x width, as the harness times an implementation.
-std::vector<pmpp::Measurement> bench(const RenderFn& fn, const std::string& scenes, int width, int warmup = 2,
+std::vector<pmpp::Measurement> bench(const RenderCall& fn, const std::string& scenes, int width, int warmup = 2,
                                      int repeats = 3, const std::string& frames = "3") {
     pmpp::testing::BenchFixture fixture(pmpp::TimingOptions{warmup, repeats, true});
     fixture.opts = options();  // fixture.ctx refers to it
     fixture.opts.extra["scene"] = scenes;
     fixture.opts.extra["frames"] = frames;
-    fixture.ctx.seed = pmpp::testing::suite_seed();  // as check(): the CPU's images are computed once for the suite
-    return bench_renderer(fn, pmpp::Impl{"test", pmpp::ImplKind::Reference, ""}, static_cast<std::size_t>(width),
-                          fixture.ctx);
+    fixture.ctx.seed = pmpp::testing::suite_seed();
+    RenderBenchProblem p = make_bench_problem(static_cast<std::size_t>(width), fixture.ctx);
+    return circles::bench(test_variant(fn), p, fixture.ctx);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -81,11 +82,11 @@ TEST(RenderOptions, SceneListsRefuseUnknownNamesAndDropRepeats) {
 TEST(RenderOptions, CasesCoverEveryScenePowerOfTwoEdgesAndShapes) {
     const auto cases = exercise().cases(options());
     std::set<std::size_t> widths;
-    std::set<int> variants;
-    for (const auto& c : cases) widths.insert(c.n), variants.insert(c.variant);
+    std::set<std::pair<int, Shape>> kinds;
+    for (const auto& c : cases) widths.insert(c.n), kinds.insert({c.spec.scene, c.spec.shape});
     for (std::size_t w : {1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 1024, 1150}) EXPECT_TRUE(widths.count(w)) << w;
     for (std::size_t id = 0; id < scene_catalog().size(); ++id)
-        for (int shape : {kSquare, kWide, kTall}) EXPECT_TRUE(variants.count(static_cast<int>(id) * 4 + shape)) << id;
+        for (Shape shape : {kSquare, kWide, kTall}) EXPECT_TRUE(kinds.count({static_cast<int>(id), shape})) << id;
 }
 
 // ---- device: every reference equals the CPU ----------------------------------------------------------
@@ -94,7 +95,8 @@ class RenderReference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RenderReference, MatchesTheCpuOnEverySceneAt256And1024And1150) {
     PMPP_REQUIRE_GPU();
-    const RenderFn fn = GetParam() == "solution" ? RenderFn(render_student) : renderer_by_name(GetParam());
+    const RenderCall fn =
+        GetParam() == "solution" ? RenderCall(render_student) : exercise().variant(GetParam()).fn.render;
     for (const auto& info : scene_catalog())
         for (int width : {256, 1024, 1150}) {
             const pmpp::CheckResult r = check(fn, info.name, width);
@@ -106,15 +108,18 @@ TEST_P(RenderReference, MatchesTheCpuOnEverySceneAt256And1024And1150) {
 
 TEST_P(RenderReference, MatchesTheCpuOnSmallAndNonSquareImages) {
     PMPP_REQUIRE_GPU();
-    const RenderFn fn = GetParam() == "solution" ? RenderFn(render_student) : renderer_by_name(GetParam());
+    const RenderCall fn =
+        GetParam() == "solution" ? RenderCall(render_student) : exercise().variant(GetParam()).fn.render;
     for (const char* scene : {"rgb", "pattern", "rand10k", "micro2M", "snowsingle", "fireworks", "stacks", "pileup"}) {
         for (int width : {1, 2, 15, 17, 33, 257}) {
             const pmpp::CheckResult r = check(fn, scene, width);
-            EXPECT_TRUE(r.ok && r.mismatches == 0) << GetParam() << " on " << scene << " at " << width << ": " << r.report();
+            EXPECT_TRUE(r.ok && r.mismatches == 0)
+                << GetParam() << " on " << scene << " at " << width << ": " << r.report();
         }
-        for (int shape : {kWide, kTall}) {
+        for (Shape shape : {kWide, kTall}) {
             const pmpp::CheckResult r = check(fn, scene, 333, shape);
-            EXPECT_TRUE(r.ok && r.mismatches == 0) << GetParam() << " on " << scene << " shape " << shape << ": " << r.report();
+            EXPECT_TRUE(r.ok && r.mismatches == 0)
+                << GetParam() << " on " << scene << " shape " << shape << ": " << r.report();
         }
     }
 }
@@ -129,25 +134,25 @@ TEST(RenderBinned, MatchesTheCpuWithEveryTileSizeWithAndWithoutWarpCulling) {
             BinnedConfig config;
             config.tile = tile;
             config.warp_cull = cull;
-            config.min_circles = 0;          // bin even the small scenes
+            config.min_circles = 0;  // bin even the small scenes
             config.max_pair_fraction = 1.0;  // and the big circles
-            const RenderFn fn = [config](const SceneView& s, int w, int h, Rgba* image, Workspace& ws) {
+            const RenderCall fn = [config](const SceneView& s, int w, int h, Rgba* image, Workspace& ws) {
                 render_binned_with(s, w, h, image, ws, config);
             };
-            for (const char* scene : {"rgb", "pattern", "rand10k", "rand1M", "micro2M", "biglittle", "snowsingle", "stacks", "pileup"})
+            for (const char* scene :
+                 {"rgb", "pattern", "rand10k", "rand1M", "micro2M", "biglittle", "snowsingle", "stacks", "pileup"})
                 for (int width : {257, 1150}) {
                     const pmpp::CheckResult r = check(fn, scene, width);
-                    EXPECT_TRUE(r.ok && r.mismatches == 0)
-                        << "tile " << tile << (cull ? " culled" : "") << " on " << scene << " at " << width << ": " << r.report();
+                    EXPECT_TRUE(r.ok && r.mismatches == 0) << "tile " << tile << (cull ? " culled" : "") << " on "
+                                                           << scene << " at " << width << ": " << r.report();
                 }
         }
 }
 
 TEST(RenderBinned, BinsLargeScenesAndLeavesSmallOnesAndBigCirclesToTheTiledRenderer) {
     PMPP_REQUIRE_GPU();
-    const pmpp::Options opts = options();
     for (const char* name : {"rgb", "pattern", "rand10k", "micro2M", "biglittle"}) {
-        const Scene& s = cached_scene(find_scene(name), 1, 0, opts);
+        const Scene s = make_scene(find_scene(name), 1);
         pmpp::DeviceBuffer<Circle> circles;
         pmpp::DeviceBuffer<Rgb> colors;
         circles.upload(s.circles);
@@ -279,14 +284,14 @@ TEST(RenderBenchCheck, CountsOnTheDeviceWhatTheHostRuleCounts) {
         Rgba e{rng.unit_float(), rng.unit_float(), rng.unit_float(), 1.f};
         Rgba a = e;
         switch (i % 11) {
-            case 1: a.g += 0.9f * kChannelTolerance; break;   // within
-            case 2: a.b += kChannelTolerance; break;          // at the tolerance, as rounding puts it
-            case 3: a.r -= 1.1f * kChannelTolerance; break;   // beyond
-            case 4: a.a = nan; break;                         // one channel NaN: differs
-            case 5: a = {nan, nan, nan, nan}; break;          // the poison: never written
+            case 1: a.g += 0.9f * kChannelTolerance; break;  // within
+            case 2: a.b += kChannelTolerance; break;  // at the tolerance, as rounding puts it
+            case 3: a.r -= 1.1f * kChannelTolerance; break;  // beyond
+            case 4: a.a = nan; break;  // one channel NaN: differs
+            case 5: a = {nan, nan, nan, nan}; break;  // the poison: never written
             case 6: a.r = inf; break;
-            case 7: e.g = 0.f, a.g = -0.f; break;             // -0 is 0
-            case 8: e.b = 0.f, a.b = 1e-40f; break;            // a denormal
+            case 7: e.g = 0.f, a.g = -0.f; break;  // -0 is 0
+            case 8: e.b = 0.f, a.b = 1e-40f; break;  // a denormal
             default: break;
         }
         expected[i] = e;
@@ -319,7 +324,8 @@ TEST(RenderBenchCheck, MarksARendererThatRemembersItsAnswersWrongAndNamesTheRun)
         ASSERT_EQ(rows.size(), 1u);
         EXPECT_FALSE(rows[0].correct) << warmup;
         const std::string run = warmup > 0 ? "warm-up run 1 of 2: " : "timed run 1 of 3: ";
-        EXPECT_TRUE(contains(rows[0].check_message, run + "4096 of 4096 pixels were never written")) << rows[0].check_message;
+        EXPECT_TRUE(contains(rows[0].check_message, run + "4096 of 4096 pixels were never written"))
+            << rows[0].check_message;
     }
     // Animated: every frame of a run is its own image, the first frame the run leaves poisoned is named.
     const auto rows = bench(wrong::remembers_its_calls(), "hypnosis", 64, 2, 3, "2");
@@ -333,7 +339,8 @@ TEST(RenderBenchCheck, MarksAWritePastTheEndOrBeforeTheStartWrongOnEveryRun) {
     auto rows = bench(wrong::one_past_the_end, "rgb", 16);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_FALSE(rows[0].correct);
-    EXPECT_TRUE(contains(rows[0].check_message, "wrote 1 element past the end of image (index 256")) << rows[0].check_message;
+    EXPECT_TRUE(contains(rows[0].check_message, "wrote 1 element past the end of image (index 256"))
+        << rows[0].check_message;
     rows = bench(wrong::rows_from_the_bottom, "rgb", 17);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_FALSE(rows[0].correct);
@@ -343,7 +350,7 @@ TEST(RenderBenchCheck, MarksAWritePastTheEndOrBeforeTheStartWrongOnEveryRun) {
 TEST(RenderBenchCheck, JudgesEveryRunAsTheCheckDoes) {
     PMPP_REQUIRE_GPU();
     // Fused arithmetic: differences on circle edges, excused by the facts on the device as on the host.
-    for (const RenderFn& fn : {RenderFn(wrong::fused_and_reciprocal), RenderFn(render_binned)}) {
+    for (const RenderCall& fn : {RenderCall(wrong::fused_and_reciprocal), RenderCall(render_binned)}) {
         const auto rows = bench(fn, "rgb,rand10k,snowsingle,hypnosis", 1024);
         ASSERT_EQ(rows.size(), 5u);
         for (const auto& row : rows) EXPECT_TRUE(row.correct) << row.section << ": " << row.check_message;
@@ -352,7 +359,8 @@ TEST(RenderBenchCheck, JudgesEveryRunAsTheCheckDoes) {
     const auto rows = bench(wrong::off_by_half_pixel, "rand10k", 256);
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_FALSE(rows[0].correct);
-    EXPECT_TRUE(contains(rows[0].check_message, "the first run (untimed: it sizes the workspace): ")) << rows[0].check_message;
+    EXPECT_TRUE(contains(rows[0].check_message, "the first run (untimed: it sizes the workspace): "))
+        << rows[0].check_message;
     EXPECT_TRUE(contains(rows[0].check_message, "pixels differ from the CPU")) << rows[0].check_message;
 }
 
@@ -361,10 +369,12 @@ TEST(RenderBenchCheck, JudgesEveryRunAsTheCheckDoes) {
 TEST(RenderHarness, AcceptsTheReferenceAnswerOnEveryCaseUpTo257) {
     PMPP_REQUIRE_GPU();
     const std::string seed = std::to_string(pmpp::testing::test_seed());
-    const char* argv[] = {"render", "--impl", "student,per_pixel,tiled,binned", "--check", "--max-size", "257",
-                          "--no-images", "--seed", seed.c_str()};
+    const char* argv[] = {"render",      "--impl",     "student,per_pixel,tiled,binned",
+                          "--check",     "--max-size", "257",
+                          "--no-images", "--seed",     seed.c_str()};
     pmpp::Json results;
-    EXPECT_EQ(pmpp::run_exercise(exercise(), 9, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 9, const_cast<char**>(argv), results), pmpp::kExitOk)
+        << results.dump();
     for (const auto& impl : results.at("check_summary").items()) {
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
         EXPECT_GT(impl.second.at("passed").as_number(), 100) << impl.first;
@@ -373,10 +383,12 @@ TEST(RenderHarness, AcceptsTheReferenceAnswerOnEveryCaseUpTo257) {
 
 TEST(RenderHarness, BenchmarksEverySceneWithEveryTimedFrameChecked) {
     PMPP_REQUIRE_GPU();
-    const char* argv[] = {"render", "--impl", "all", "--bench", "--size", "256", "--repeats", "2",
-                          "--scene", "rgb,rand10k,hypnosis,stacks", "--frames", "2", "--no-images"};
+    const char* argv[] = {"render",   "--impl",    "all",        "--bench", "--size",
+                          "256",      "--repeats", "2",          "--scene", "rgb,rand10k,hypnosis,stacks",
+                          "--frames", "2",         "--no-images"};
     pmpp::Json results;
-    ASSERT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    ASSERT_EQ(pmpp::run_exercise(exercise().erase(), 13, const_cast<char**>(argv), results), pmpp::kExitOk)
+        << results.dump();
     std::set<std::string> sections;
     int rows = 0;
     for (const auto& row : results.at("bench").elements()) {
@@ -396,7 +408,9 @@ TEST(RenderHarness, BenchmarksEverySceneWithEveryTimedFrameChecked) {
 
 TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
     PMPP_REQUIRE_GPU();
-    const std::string dir = (std::filesystem::temp_directory_path() / ("pmpp04_file_" + std::to_string(pmpp::testing::test_seed()))).string();
+    const std::string dir =
+        (std::filesystem::temp_directory_path() / ("pmpp04_file_" + std::to_string(pmpp::testing::test_seed())))
+            .string();
     std::filesystem::create_directories(dir);
     Scene s = make_scene(find_scene("rgby"), 1);
     s.name = "mine";
@@ -406,12 +420,14 @@ TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
     const std::string text = format_scene(s);
     std::fwrite(text.data(), 1, text.size(), f);
     std::fclose(f);
-    const char* argv[] = {"render", "--impl", "binned", "--scene-file", path.c_str(), "--size", "300", "--repeats", "1",
-                          "--images", dir.c_str(), "--image-format", "ppm"};
+    const char* argv[] = {"render",    "--impl", "binned",   "--scene-file", path.c_str(),     "--size", "300",
+                          "--repeats", "1",      "--images", dir.c_str(),    "--image-format", "ppm"};
     pmpp::Json results;
-    EXPECT_EQ(pmpp::run_exercise(exercise(), 13, const_cast<char**>(argv), results), pmpp::kExitOk) << results.dump();
+    EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 13, const_cast<char**>(argv), results), pmpp::kExitOk)
+        << results.dump();
     std::string listing;
-    for (const auto& entry : std::filesystem::directory_iterator(dir)) listing += entry.path().filename().string() + " ";
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+        listing += entry.path().filename().string() + " ";
     EXPECT_TRUE(std::filesystem::exists(dir + "/mine_300x300.ppm"))
         << "the folder holds: " << listing << "\nthe results end: "
         << results.dump(0).substr(results.dump(0).size() > 3000 ? results.dump(0).size() - 3000 : 0);
@@ -422,11 +438,12 @@ TEST(RenderHarness, RefusesAnUnknownSceneWithAUsageErrorBeforeLookingForAGpu) {
     for (const char* scenes : {"rgb,nosuch", "nosuch", "rgb,", "RGB"}) {
         const char* argv[] = {"render", "--check", "--scene", scenes};
         pmpp::Json results;
-        EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(argv), results), pmpp::kExitUsage) << scenes;
+        EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 4, const_cast<char**>(argv), results), pmpp::kExitUsage)
+            << scenes;
     }
     const char* unknown[] = {"render", "--check", "--scene", "rgb,nosuch"};
     pmpp::Json results;
-    ASSERT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(unknown), results), pmpp::kExitUsage);
+    ASSERT_EQ(pmpp::run_exercise(exercise().erase(), 4, const_cast<char**>(unknown), results), pmpp::kExitUsage);
     EXPECT_NE(results.at("error").as_string().find("nosuch"), std::string::npos) << results.dump();
 }
 
@@ -440,7 +457,7 @@ TEST(RenderHarness, RefusesAMalformedSceneFileWithAUsageError) {
     std::fputs("circles 1\n0.5 0.5 0 0.1 1 0 0\n0.5 0.5 0 0.1 1 0\n", f);
     std::fclose(f);
     const char* malformed[] = {"render", "--check", "--scene-file", path.c_str()};
-    EXPECT_EQ(pmpp::run_exercise(exercise(), 4, const_cast<char**>(malformed), results), pmpp::kExitUsage);
+    EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 4, const_cast<char**>(malformed), results), pmpp::kExitUsage);
     EXPECT_NE(results.at("error").as_string().find("line 3"), std::string::npos) << results.dump();
     std::remove(path.c_str());
 }
@@ -449,25 +466,20 @@ TEST(RenderHarness, RefusesAMalformedSceneFileWithAUsageError) {
 
 namespace {
 
-// The common expect_memory_estimates_with, after reading --scene-file's scene, as the harness does
-// before any size runs (listing the cases), and emptying the caches of scenes and CPU images:
-// earlier tests fill them to their bound, and a benchmark whose new images evict theirs reuses
-// that memory, which hides its own (a peak of 308 MiB instead of 515 at 1024).
+// The common expect_memory_estimates_with, on the exercise as the runner runs it.
 void expect_memory_estimates_with(const pmpp::Options& opts, std::size_t n, const std::set<std::string>& impls = {},
                                   double slack_bytes = 0) {
-    selected_scenes(opts);
-    clear_caches();
-    pmpp::testing::expect_memory_estimates_with(exercise(), n, opts, impls, slack_bytes);
+    pmpp::testing::expect_memory_estimates_with(exercise().erase(), n, opts, impls, slack_bytes);
 }
 
 }  // namespace
 
 // --frames changes what an animated scene holds, not a still one: at 1024, each frame more of
-// each is one more CPU image in the cache (16 MiB), and of the largest one more in the CPU row's
-// (16 MiB) and snow's 100,000 flakes (2.7 MiB); --scene rgb alone holds a small part of every
-// scene's. No GPU needed (the host estimate only).
+// each is one more CPU image in the benchmark's problem (16 MiB), and of the largest one more in
+// the CPU row's (16 MiB) and snow's 100,000 flakes (2.7 MiB); --scene rgb alone holds a small part
+// of every scene's. No GPU needed (the host estimate only).
 TEST(RenderMemory, HostEstimateFollowsTheScenesAndTheFramesOfTheAnimatedOnes) {
-    const pmpp::ExerciseDef def = exercise();
+    const pmpp::ExerciseDef def = exercise().erase();
     constexpr double MiB = 1048576.0;
     auto host = [&](const std::string& scenes, const std::string& frames) {
         pmpp::Options opts = options();
@@ -505,7 +517,8 @@ TEST(RenderMemory, EstimatesBoundThePeaksOfTheDefaultRunWithItsPicturesAt1024) {
     PMPP_REQUIRE_GPU();
     pmpp::Options opts = pmpp::default_options(exercise().extra_options);
     const std::string dir =
-        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()))).string();
+        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed())))
+            .string();
     opts.extra["images"] = dir;
     expect_memory_estimates_with(opts, 1024, {"student", "cpu"});
     EXPECT_TRUE(std::filesystem::exists(dir)) << "no pictures written: the test measured a run without them";
@@ -520,9 +533,9 @@ TEST(RenderMemory, EstimatesBoundThePeaksOfTheDefaultRunWithItsPicturesAt1024) {
 // solution's may not, and 8 of them are 5% of the peak, so they are the slack.
 TEST(RenderMemory, EstimatesBoundThePeaksOfEightFramesOfTheAnimatedScenesAndASceneFileAt1024) {
     PMPP_REQUIRE_GPU();
-    const std::string path =
-        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()) + ".scene"))
-            .string();
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()) + ".scene"))
+                                 .string();
     Scene s = make_scene(find_scene("rand10k"), pmpp::testing::test_seed());
     s.name = "file10k";
     FILE* f = std::fopen(path.c_str(), "w");

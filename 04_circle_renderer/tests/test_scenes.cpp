@@ -2,7 +2,7 @@
 // adversarial ones change color under any reordering; the scene-file parser accepts valid files
 // and names the line of every mistake.
 #include "../circle_math.h"
-#include "../scenes.h"
+#include "../harness/scenes.h"
 
 #include "common/report.h"
 #include "common/testing.h"
@@ -36,11 +36,22 @@ Scene scene(const std::string& name, std::uint64_t seed = 1, int frame = 0) {
 // ---- the catalog ---------------------------------------------------------------------------------
 
 TEST(Scenes, CatalogHoldsEveryClassicSceneWithItsCircleCount) {
-    const std::map<std::string, int> counts = {
-        {"rgb", 3},          {"rgby", 4},          {"rand10k", 10000},     {"rand100k", 100000}, {"rand1M", 1000000},
-        {"biglittle", 10000}, {"littlebig", 10000}, {"pattern", 16 * 16 + 31 * 31}, {"micro2M", 2000000},
-        {"snowsingle", 100000}, {"bouncingballs", 10}, {"hypnosis", 25}, {"fireworks", 15 + 15 * 20}, {"snow", 100000},
-        {"stacks", 32 * 32 * 4}, {"pileup", 3000}};
+    const std::map<std::string, int> counts = {{"rgb", 3},
+                                               {"rgby", 4},
+                                               {"rand10k", 10000},
+                                               {"rand100k", 100000},
+                                               {"rand1M", 1000000},
+                                               {"biglittle", 10000},
+                                               {"littlebig", 10000},
+                                               {"pattern", 16 * 16 + 31 * 31},
+                                               {"micro2M", 2000000},
+                                               {"snowsingle", 100000},
+                                               {"bouncingballs", 10},
+                                               {"hypnosis", 25},
+                                               {"fireworks", 15 + 15 * 20},
+                                               {"snow", 100000},
+                                               {"stacks", 32 * 32 * 4},
+                                               {"pileup", 3000}};
     EXPECT_EQ(scene_catalog().size(), counts.size());
     for (const auto& [name, count] : counts) EXPECT_EQ(scene(name).count(), count) << name;
     for (const char* name : {"bouncingballs", "hypnosis", "fireworks", "snow"})
@@ -141,11 +152,14 @@ TEST(Scenes, StacksChangeColorWhenAnyTwoOfACellsCirclesSwapOrOneIsLost) {
                 for (int b = a + 1; b < 4; ++b) {
                     std::vector<int> swapped = stack;
                     std::swap(swapped[a], swapped[b]);
-                    EXPECT_GE(largest_difference(right, blend_in_order(s, swapped)), 1.f / 32) << "cell " << i << ", " << j;
+                    EXPECT_GE(largest_difference(right, blend_in_order(s, swapped)), 1.f / 32)
+                        << "cell " << i << ", " << j;
                 }
             }
-            if (stack[3] - stack[0] == 3) ++adjacent;  // neighbours: one warp
-            else far_apart += stack[1] - stack[0] > 256 && stack[2] - stack[1] > 256 && stack[3] - stack[2] > 256;
+            if (stack[3] - stack[0] == 3)
+                ++adjacent;  // neighbours: one warp
+            else
+                far_apart += stack[1] - stack[0] > 256 && stack[2] - stack[1] > 256 && stack[3] - stack[2] > 256;
         }
     EXPECT_EQ(adjacent, 512);
     EXPECT_GT(far_apart, 100);  // 1 to 1023 apart, in random order: all three gaps past a batch of 256 for many

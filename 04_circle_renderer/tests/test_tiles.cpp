@@ -2,8 +2,8 @@
 // emulated step by step on the CPU with the same functions the kernels call (tiles.h,
 // circle_math.h), give the CPU's image bit for bit; an unstable bin order is caught.
 #include "../circle_math.h"
-#include "../render_harness.h"
-#include "../scenes.h"
+#include "../harness/render_harness.h"
+#include "../harness/scenes.h"
 #include "../tiles.h"
 
 #include "common/rng.h"
@@ -68,7 +68,8 @@ void expect_culling_keeps_every_covered_pixel(const Scene& s, int width, int hei
             const tiles::PixelRange range = tiles::pixel_range(c, width, height);
             for (int y = 0; y < height; ++y)
                 for (int x = 0; x < width; ++x) {
-                    if (!circle_math::covers(c, circle_math::pixel_center(x, width), circle_math::pixel_center(y, width)))
+                    if (!circle_math::covers(c, circle_math::pixel_center(x, width),
+                                             circle_math::pixel_center(y, width)))
                         continue;
                     const bool in_range = x >= range.x0 && x < range.x1 && y >= range.y0 && y < range.y1;
                     const int wx = x / 8 * 8, wy = y / 4 * 4;
@@ -76,7 +77,9 @@ void expect_culling_keeps_every_covered_pixel(const Scene& s, int width, int hei
                     if (!in_range || !listed[(y / tile) * g.tiles_x + x / tile] || !warp) {
                         ADD_FAILURE() << what << ", tile " << tile << ": circle " << i << " (" << c.x << ", " << c.y
                                       << ", r " << c.radius << ") covers pixel (" << x << ", " << y << ") but "
-                                      << (!in_range ? "its pixel range" : !warp ? "the warp box test" : "its tile list")
+                                      << (!in_range ? "its pixel range"
+                                          : !warp   ? "the warp box test"
+                                                    : "its tile list")
                                       << " leaves it out";
                         ++failures;
                     }
@@ -153,8 +156,9 @@ std::vector<Rgba> emulate_binned(const Scene& s, int width, int height, int tile
                     const Circle& c = s.circles[i];
                     if (!tiles::touches(c, box)) continue;
                     touching.push_back(i);
-                    interior.push_back(s.shading == Shading::Flat &&
-                                       tiles::covers_block(c.x, c.y, circle_math::radius2(c), wx, wy, wx + 8, wy + 4, width));
+                    interior.push_back(
+                        s.shading == Shading::Flat &&
+                        tiles::covers_block(c.x, c.y, circle_math::radius2(c), wx, wy, wx + 8, wy + 4, width));
                 }
                 for (int lane = 0; lane < 32; ++lane) {
                     const int x = wx + lane % 8, y = wy + lane / 8;
@@ -162,9 +166,12 @@ std::vector<Rgba> emulate_binned(const Scene& s, int width, int height, int tile
                     Rgba p = circle_math::background_color(s.background, y, height);
                     for (std::size_t j = 0; j < touching.size(); ++j) {
                         const int i = touching[j];
-                        if (interior[j]) circle_math::average(p, s.colors[i]);
-                        else circle_math::shade(s.shading, s.circles[i], s.colors[i], circle_math::pixel_center(x, width),
-                                                circle_math::pixel_center(y, width), p);
+                        if (interior[j])
+                            circle_math::average(p, s.colors[i]);
+                        else
+                            circle_math::shade(s.shading, s.circles[i], s.colors[i],
+                                               circle_math::pixel_center(x, width), circle_math::pixel_center(y, width),
+                                               p);
                     }
                     image[static_cast<std::size_t>(y) * width + x] = p;
                 }
@@ -208,7 +215,8 @@ TEST(Tiles, CoversBlockNeverClaimsAPixelItDoesNotCover) {
             const float w = static_cast<float>(width);
             // A circle whose edge passes near the block's farthest pixel center: its center up to
             // 30 pixels off, its radius that distance plus or minus 0.05 or 2 pixels.
-            const float cx = (bx + 4 + rng.signed_unit_float() * 30.f) / w, cy = (by + 2 + rng.signed_unit_float() * 30.f) / w;
+            const float cx = (bx + 4 + rng.signed_unit_float() * 30.f) / w,
+                        cy = (by + 2 + rng.signed_unit_float() * 30.f) / w;
             const float far = std::hypot(std::max(std::fabs(cx * w - bx - 0.5f), std::fabs(cx * w - bx - 7.5f)),
                                          std::max(std::fabs(cy * w - by - 0.5f), std::fabs(cy * w - by - 3.5f)));
             const float radius = (far + rng.signed_unit_float() * (trial % 2 ? 0.05f : 2.f)) / w;
@@ -217,14 +225,17 @@ TEST(Tiles, CoversBlockNeverClaimsAPixelItDoesNotCover) {
             ++claimed;
             for (int y = by; y < by + 4; ++y)
                 for (int x = bx; x < bx + 8; ++x)
-                    ASSERT_TRUE(circle_math::covers(c, circle_math::pixel_center(x, width), circle_math::pixel_center(y, width)))
-                        << "width " << width << ", block (" << bx << ", " << by << "), pixel (" << x << ", " << y << ")";
+                    ASSERT_TRUE(circle_math::covers(c, circle_math::pixel_center(x, width),
+                                                    circle_math::pixel_center(y, width)))
+                        << "width " << width << ", block (" << bx << ", " << by << "), pixel (" << x << ", " << y
+                        << ")";
         }
     EXPECT_GT(claimed, 10000u);  // it does say yes, often
 }
 
 TEST(Tiles, TiledRendererEmulatedOnTheCpuGivesTheCpusImage) {
-    for (const char* name : {"rgb", "rgby", "pattern", "rand10k", "biglittle", "stacks", "pileup", "fireworks", "hypnosis"})
+    for (const char* name :
+         {"rgb", "rgby", "pattern", "rand10k", "biglittle", "stacks", "pileup", "fireworks", "hypnosis"})
         for (int w : {17, 97, 256}) {
             const Scene s = make_scene(find_scene(name), pmpp::testing::test_seed(), 2);
             const int h = w == 97 ? 61 : w;

@@ -12,8 +12,18 @@
 namespace {
 
 enum Mistake {
-    kReverseOrder, kWarpReversed, kOffByHalf, kYInHeights, kGridRoundsDown, kGridAxesSwapped, kWritesTheScene, kFused,
-    kForgetsToStore, kStartsFromZero, kWhiteSky, kDropsTheLastCircle
+    kReverseOrder,
+    kWarpReversed,
+    kOffByHalf,
+    kYInHeights,
+    kGridRoundsDown,
+    kGridAxesSwapped,
+    kWritesTheScene,
+    kFused,
+    kForgetsToStore,
+    kStartsFromZero,
+    kWhiteSky,
+    kDropsTheLastCircle
 };
 
 __global__ void per_pixel(Mistake m, SceneView scene, int width, int height, Rgba* image) {
@@ -99,7 +109,8 @@ __global__ void one_past_the_end_kernel(SceneView scene, int width, int height, 
         const int x = i % width, y = i / width;
         const float px = circle_math::pixel_center(x, width), py = circle_math::pixel_center(y, width);
         Rgba p = circle_math::background_color(scene.background, y, height);
-        for (int k = 0; k < scene.count; ++k) circle_math::shade(scene.shading, scene.circles[k], scene.colors[k], px, py, p);
+        for (int k = 0; k < scene.count; ++k)
+            circle_math::shade(scene.shading, scene.circles[k], scene.colors[k], px, py, p);
         image[i] = p;
     }
 }
@@ -110,7 +121,8 @@ __global__ void rows_from_the_bottom_kernel(SceneView scene, int width, int heig
     if (x >= width || y >= height) return;  // forgets y < 0
     const float px = circle_math::pixel_center(x, width), py = circle_math::pixel_center(y, width);
     Rgba p = circle_math::background_color(scene.background, y, height);
-    for (int k = 0; k < scene.count; ++k) circle_math::shade(scene.shading, scene.circles[k], scene.colors[k], px, py, p);
+    for (int k = 0; k < scene.count; ++k)
+        circle_math::shade(scene.shading, scene.circles[k], scene.colors[k], px, py, p);
     image[y * width + x] = p;
 }
 
@@ -141,13 +153,25 @@ std::function<void(const SceneView&, int, int, Rgba*, Workspace&)> remembers_its
 
 void reverse_order(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kReverseOrder, s, w, h, image); }
 void warp_reversed(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kWarpReversed, s, w, h, image); }
-void off_by_half_pixel(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kOffByHalf, s, w, h, image); }
+void off_by_half_pixel(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kOffByHalf, s, w, h, image);
+}
 void y_in_heights(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kYInHeights, s, w, h, image); }
-void grid_rounds_down(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kGridRoundsDown, s, w, h, image); }
-void grid_axes_swapped(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kGridAxesSwapped, s, w, h, image); }
-void writes_the_scene(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kWritesTheScene, s, w, h, image); }
-void forgets_to_store(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kForgetsToStore, s, w, h, image); }
-void starts_from_zero(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kStartsFromZero, s, w, h, image); }
+void grid_rounds_down(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kGridRoundsDown, s, w, h, image);
+}
+void grid_axes_swapped(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kGridAxesSwapped, s, w, h, image);
+}
+void writes_the_scene(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kWritesTheScene, s, w, h, image);
+}
+void forgets_to_store(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kForgetsToStore, s, w, h, image);
+}
+void starts_from_zero(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
+    launch(kStartsFromZero, s, w, h, image);
+}
 void white_sky(const SceneView& s, int w, int h, Rgba* image, Workspace&) { launch(kWhiteSky, s, w, h, image); }
 void drops_the_last_circle(const SceneView& s, int w, int h, Rgba* image, Workspace&) {
     launch(kDropsTheLastCircle, s, w, h, image);

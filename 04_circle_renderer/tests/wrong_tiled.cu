@@ -4,10 +4,10 @@
 // memory and crashed the run, so no check message can be held to it.)
 #include "wrong_renderers.h"
 
-#include "../tile_blend.cuh"
+#include "../render_2_tile_blend.cuh"
 #include "../tiles.h"
 
-#include "../../02_scan/scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 
@@ -51,8 +51,10 @@ void launch_tiled(const SceneView& scene, int width, int height, Rgba* image) {
     if (width <= 0 || height <= 0) return;
     const tiles::TileGrid grid = tiles::tile_grid(width, height, kTile);
     const dim3 blocks(grid.tiles_x, grid.tiles_y);
-    if (scene.shading == Shading::Flat) tiled<Shading::Flat><<<blocks, kThreads>>>(scene, grid, image);
-    else tiled<Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
+    if (scene.shading == Shading::Flat)
+        tiled<Shading::Flat><<<blocks, kThreads>>>(scene, grid, image);
+    else
+        tiled<Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
     PMPP_CHECK_LAUNCH();
 }
 

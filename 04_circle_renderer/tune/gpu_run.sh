@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 04_circle_renderer on a GPU machine, from the repository root; about 5 minutes on an H200:
-#  1. build (the sweep compiles alongside); 2. the test suite (nothing may be skipped);
+#  1. build (make's all, test-build and tune: the sweep too); 2. the test suite (nothing may be skipped);
 #  3. the starter rejected (exit 1), with the pictures of its first failures;
 #  4. the reference answer: --impl all --check --bench, every case and every scene at 1024x1024,
 #     the pictures of every scene (rand10k and snowsingle for the README) into $LOGS/images;
@@ -11,20 +11,14 @@
 #  7. compute-sanitizer on the tiled and binned kernels, small images.
 source "$(dirname "$0")/../../common/gpu_steps.sh"
 EX=04_circle_renderer
-O=$EX/build/obj
 gpu_summary
 nproc | sed 's/^/host cores: /' | tee -a "$LOGS/gpu.txt"
 
-TAILN=5 step build 240 make -j16 -C $EX ARCH=sm_90 all test-build
-nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. -I$EX $EX/tune/sweep_binned.cu $O/render_harness.cu.o \
-    $O/scenes.cpp.o $O/image_check.cpp.o $O/render_1_per_pixel.cu.o $O/render_2_tiled.cu.o $O/render_3_binned.cu.o \
-    $O/render_cpu.cpp.o $O/__/02_scan/scan_3_single_pass.cu.o $O/render_solution.cu.o common/build/libpmpp_common.a \
-    -lgomp $(pkg-config --libs libpng 2>/dev/null) -o /tmp/sweep04 > "$LOGS/sweep_build.log" 2>&1 &
-SWEEP_BUILD=$!
+# The programs, the tests and tune/'s two (build/tune/sweep_binned, build/tune/scene_stats).
+TAILN=5 step build 300 make -j16 -C $EX ARCH=sm_90 all test-build tune
 
 # The work each scene asks of each variant (NOTES.md's first table), on the host while the GPU works.
-g++ -O3 -std=c++17 -fopenmp -ffp-contract=off -I. -I$EX $EX/tune/scene_stats.cpp $EX/scenes.cpp \
-    common/build/libpmpp_common.a -o /tmp/scene_stats04 && /tmp/scene_stats04 1024 > "$LOGS/scene_stats.log" 2>&1 &
+$EX/build/tune/scene_stats 1024 > "$LOGS/scene_stats.log" 2>&1 &
 
 TAILN=4 step test 240 make -C $EX test ARCH=sm_90
 grep -E "^\[  (FAILED|SKIPPED) |Failure" -A6 "$LOGS/test.log" | head -60
@@ -64,11 +58,9 @@ for scene in ("rand1M", "micro2M"):
 print("targets:", "MET" if ok else "MISSED")
 PY
 
-wait $SWEEP_BUILD; echo "[sweep compile rc=$?]"; tail -3 "$LOGS/sweep_build.log"
-[ -x /tmp/sweep04 ] && TAILN=20 step sweep 150 /tmp/sweep04 1024
+[ -x $EX/build/tune/sweep_binned ] && TAILN=20 step sweep 150 $EX/build/tune/sweep_binned 1024
 
 wait; echo "== scene_stats (1024x1024)"; cat "$LOGS/scene_stats.log"
 
 TAILN=6 step sanitize 150 make -C $EX sanitize ARCH=sm_90 IMPL=tiled,binned CHECK_MAX_SIZE=33 \
     RUN_ARGS="--scene rgb,rand10k,stacks,pileup --no-images"
-rm -f /tmp/sweep04 /tmp/scene_stats04

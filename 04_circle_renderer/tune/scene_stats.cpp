@@ -1,15 +1,14 @@
 // tune/scene_stats.cpp: the work each scene asks of each variant at one image size, counted on
 // the CPU with the kernels' own culling functions (tiles.h). No GPU needed; NOTES.md quotes it.
-//   g++ -O3 -std=c++17 -fopenmp -I. -I04_circle_renderer 04_circle_renderer/tune/scene_stats.cpp
-//       04_circle_renderer/scenes.cpp common/build/libpmpp_common.a -o scene_stats && ./scene_stats 1024
-// (one command, from the repository root; tune/gpu_run.sh runs it too)
+//   make -C 04_circle_renderer tune && 04_circle_renderer/build/scene_stats 1024
+// (from the repository root; tune/gpu_run.sh runs it too)
 // Columns: circles; blends = (pixel, circle) pairs where the circle covers the pixel (the work
 // every variant must do); per_pixel = its tests, pixels x circles; tiled: its circle-tile tests
 // (tiles x circles) and the mean list a pixel walks (the same list as binned's, tiles of 16);
 // binned: the (tile, circle) pairs to sort, the mean list a pixel walks after its warp's 8x4
 // culling, and the pairs with tiles of 8 and 32.
 #include "circle_math.h"
-#include "scenes.h"
+#include "harness/scenes.h"
 #include "tiles.h"
 
 #include <cstdio>
@@ -34,7 +33,8 @@ int main(int argc, char** argv) {
             const tiles::PixelRange r = tiles::pixel_range(s.circles[i], w, h);
             for (int y = r.y0; y < r.y1; ++y)
                 for (int x = r.x0; x < r.x1; ++x)
-                    blends += circle_math::covers(s.circles[i], circle_math::pixel_center(x, w), circle_math::pixel_center(y, w));
+                    blends += circle_math::covers(s.circles[i], circle_math::pixel_center(x, w),
+                                                  circle_math::pixel_center(y, w));
         }
         double pairs[3] = {0, 0, 0};
         const int sizes[3] = {8, 16, 32};
@@ -65,8 +65,8 @@ int main(int argc, char** argv) {
             }
             for (long long c : per_box) warp_pixel_walk += 32.0 * c;
         }
-        std::printf("%-14s %9d %10.3g %10.3g | %11.3g %8.0f | %10.3g %9.0f | %10.3g %10.3g\n", info.name.c_str(), n, blends,
-                    pixels * n, static_cast<double>(tiles::tile_grid(w, h, 16).count()) * n, tile_pixel_walk / pixels,
-                    pairs[1], warp_pixel_walk / pixels, pairs[0], pairs[2]);
+        std::printf("%-14s %9d %10.3g %10.3g | %11.3g %8.0f | %10.3g %9.0f | %10.3g %10.3g\n", info.name.c_str(), n,
+                    blends, pixels * n, static_cast<double>(tiles::tile_grid(w, h, 16).count()) * n,
+                    tile_pixel_walk / pixels, pairs[1], warp_pixel_walk / pixels, pairs[0], pairs[2]);
     }
 }

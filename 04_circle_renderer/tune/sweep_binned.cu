@@ -5,11 +5,11 @@
 //     scene, so BinnedConfig::min_circles can be set from data;
 //   - where the binned time goes: count, scan, the read of the pair count, emit, sort, ranges,
 //     render, for the default configuration.
-// Every rendered image is checked against the CPU (no pixel may differ). Built and run by
-// tune/gpu_run.sh.
+// Every rendered image is checked against the CPU (no pixel may differ). Built by `make tune`
+// (build/sweep_binned), run by tune/gpu_run.sh.
 #include "../render.h"
 #include "../render_3_binned.h"
-#include "../render_harness.h"
+#include "../harness/image_check.h"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
@@ -44,18 +44,19 @@ int main(int argc, char** argv) {
     timing.warmup = 2;
     timing.repeats = 15;
     pmpp::L2Flusher flusher;
-    const pmpp::Options opts = pmpp::default_options(exercise().extra_options);
-    std::printf("sweep of variant 3 at %dx%d: median ms of %d runs, L2 flushed; b<tile>: binned, +w: warp culling, "
-                "+i: interior skip (flat scenes only; the same as +w on snow); binning forced on every scene\n",
-                width, width, timing.repeats);
+    std::printf(
+        "sweep of variant 3 at %dx%d: median ms of %d runs, L2 flushed; b<tile>: binned, +w: warp culling, "
+        "+i: interior skip (flat scenes only; the same as +w on snow); binning forced on every scene\n",
+        width, width, timing.repeats);
     std::printf("%-13s %8s", "scene", "circles");
     for (const auto& v : variants) std::printf(" %9s", v.name.c_str());
     std::printf("  | default config: count scan read emit sort ranges render (ms), pairs\n");
     bool all_right = true;
     for (const auto& info : scene_catalog()) {
         if (info.adversarial) continue;
-        const Scene& scene = cached_scene(find_scene(info.name), 1, 0, opts);
-        const std::vector<Rgba>& expected = reference_image(scene, info.name + "#sweep", width, width);
+        const Scene scene = make_scene(find_scene(info.name), 1);
+        std::vector<Rgba> expected(static_cast<std::size_t>(width) * width);
+        render_cpu(scene.view(), width, width, expected.data());
         pmpp::DeviceBuffer<Circle> circles;
         pmpp::DeviceBuffer<Rgb> colors;
         circles.upload(scene.circles);
@@ -66,8 +67,10 @@ int main(int argc, char** argv) {
         for (const auto& v : variants) {
             Workspace ws;
             auto run = [&] {
-                if (v.tiled) render_tiled(view, width, width, image.data(), ws);
-                else render_binned_with(view, width, width, image.data(), ws, v.config);
+                if (v.tiled)
+                    render_tiled(view, width, width, image.data(), ws);
+                else
+                    render_binned_with(view, width, width, image.data(), ws, v.config);
             };
             run();  // sizes the workspace
             const pmpp::Stats t = pmpp::time_device(timing, &flusher, run, [&] { image.poison(); });
@@ -83,9 +86,10 @@ int main(int argc, char** argv) {
         BinnedTimes times;
         render_binned_with(view, width, width, image.data(), ws, defaults, &times);  // sizes the workspace
         render_binned_with(view, width, width, image.data(), ws, defaults, &times);
-        std::printf("  | %.4f %.4f %.4f %.4f %.4f %.4f %.4f, %lld\n", times.count, times.scan, times.read_total, times.emit,
-                    times.sort, times.ranges, times.render, times.pairs);
+        std::printf("  | %.4f %.4f %.4f %.4f %.4f %.4f %.4f, %lld\n", times.count, times.scan, times.read_total,
+                    times.emit, times.sort, times.ranges, times.render, times.pairs);
     }
-    std::printf("%s\n", all_right ? "every image equals the CPU's" : "WRONG: a '!' marks an image that differs from the CPU's");
+    std::printf("%s\n",
+                all_right ? "every image equals the CPU's" : "WRONG: a '!' marks an image that differs from the CPU's");
     return all_right ? 0 : 1;
 }

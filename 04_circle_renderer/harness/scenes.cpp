@@ -1,20 +1,16 @@
-// scenes.cpp: the built-in scenes and the scene-file format (scenes.h).
+// scenes.cpp: the built-in scenes (scenes.h; the scene-file format is scene_file.cpp).
 // Compiled with -ffp-contract=off (Makefile), so a seed gives the same circles on every platform
 // (except where a position comes from std::sin, std::cos or std::pow, in the last bits).
 #include "scenes.h"
 
 #include "circle_math.h"
 
-#include "common/report.h"
 #include "common/rng.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <numeric>
-#include <sstream>
 
 namespace circles {
 
@@ -23,8 +19,23 @@ using pmpp::Rng;
 namespace {
 
 enum SceneId {
-    kRgb, kRgby, kRand10k, kRand100k, kRand1M, kBigLittle, kLittleBig, kPattern, kMicro2M, kSnowSingle,
-    kBouncingBalls, kHypnosis, kFireworks, kSnow, kStacks, kPileup, kSceneCount
+    kRgb,
+    kRgby,
+    kRand10k,
+    kRand100k,
+    kRand1M,
+    kBigLittle,
+    kLittleBig,
+    kPattern,
+    kMicro2M,
+    kSnowSingle,
+    kBouncingBalls,
+    kHypnosis,
+    kFireworks,
+    kSnow,
+    kStacks,
+    kPileup,
+    kSceneCount
 };
 
 constexpr float kPi = 3.14159265358979f;
@@ -105,8 +116,7 @@ Scene pattern(std::uint64_t seed) {
         for (int i = 0; i < 16; ++i)
             s.add({(2 * i + 1) * radius, (2 * j + 1) * radius, rng.unit_float(), radius}, {1.f, 0.f, 0.f});
     for (int j = 0; j < 31; ++j)  // yellow, centered on the corners between the red ones
-        for (int i = 0; i < 31; ++i)
-            s.add({2 * i * radius, 2 * j * radius, rng.unit_float(), radius}, {1.f, 1.f, 0.f});
+        for (int i = 0; i < 31; ++i) s.add({2 * i * radius, 2 * j * radius, rng.unit_float(), radius}, {1.f, 1.f, 0.f});
     return s;
 }
 
@@ -128,8 +138,10 @@ Scene snow(std::uint64_t seed, int frame, const char* name) {
         const float z = depths[i];
         const float size = uniform(rng, 0.0725f, 0.015f);
         float radius = (1.f - z) * size + z * size / 15.f;
-        if (z < 0.02f) radius *= 3.f;
-        else radius = std::max(radius, 0.0075f);
+        if (z < 0.02f)
+            radius *= 3.f;
+        else
+            radius = std::max(radius, 0.0075f);
         const float x0 = rng.unit_float();
         const float y0 = -radius + (1.f + 2.f * radius) * rng.unit_float();
         const float speed = 0.002f + 0.01f * (1.f - z);  // image widths per frame
@@ -239,8 +251,9 @@ Scene stacks(std::uint64_t seed) {
             const bool far_apart = (i + j) % 2 == 0;
             const int cell_index = far_apart ? spread++ : adjacent++;
             for (int k = 0; k < depth; ++k) {
-                const std::size_t index = far_apart ? static_cast<std::size_t>(k) * spread_cells + order[k][cell_index]
-                                                    : static_cast<std::size_t>(depth) * spread_cells + depth * cell_index + k;
+                const std::size_t index = far_apart
+                                              ? static_cast<std::size_t>(k) * spread_cells + order[k][cell_index]
+                                              : static_cast<std::size_t>(depth) * spread_cells + depth * cell_index + k;
                 circles[index] = {(i + 0.5f) * cell, (j + 0.5f) * cell, 0.5f, (0.45f - 0.05f * k) * cell};
                 colors[index] = kVivid[palette[k]];
             }
@@ -278,8 +291,10 @@ const std::vector<SceneInfo>& scene_catalog() {
         c[kRand10k] = {"rand10k", "10,000 random circles, radius 0.02 to 0.08, far to near", false, false, 3.07};
         c[kRand100k] = {"rand100k", "100,000 random circles, radius 0.02 to 0.08", false, false, 29.6};
         c[kRand1M] = {"rand1M", "1,000,000 random circles, radius 0.009 to 0.014", false, false, 230.5};
-        c[kBigLittle] = {"biglittle", "9,000 circles of radius 0.25, then 1,000 of radius 0.05 in one corner", false, false, 15.2};
-        c[kLittleBig] = {"littlebig", "1,000 circles of radius 0.05 in one corner, then 9,000 of radius 0.25", false, false, 0};
+        c[kBigLittle] = {"biglittle", "9,000 circles of radius 0.25, then 1,000 of radius 0.05 in one corner", false,
+                         false, 15.2};
+        c[kLittleBig] = {"littlebig", "1,000 circles of radius 0.05 in one corner, then 9,000 of radius 0.25", false,
+                         false, 0};
         c[kPattern] = {"pattern", "a 16x16 grid of red circles under a 31x31 grid of yellow ones", false, false, 0.404};
         c[kMicro2M] = {"micro2M", "2,000,000 circles of radius 0.001 (one pixel at 1024)", false, false, 439.9};
         c[kSnowSingle] = {"snowsingle", "100,000 snowflakes: snow shading on the sky, one frame", false, false, 19.7};
@@ -287,9 +302,11 @@ const std::vector<SceneInfo>& scene_catalog() {
         c[kHypnosis] = {"hypnosis", "25 concentric rings, growing", true, false, 0};
         c[kFireworks] = {"fireworks", "15 bursts of 20 sparks", true, false, 0};
         c[kSnow] = {"snow", "snowsingle's 100,000 flakes, falling", true, false, 0};
-        c[kStacks] = {"stacks", "1,024 stacks of 4 circles in 4 colors, their members far apart or adjacent in the list",
-                      false, true, 0};
-        c[kPileup] = {"pileup", "3,000 large circles over the middle, each a color other than the last's", false, true, 0};
+        c[kStacks] = {"stacks",
+                      "1,024 stacks of 4 circles in 4 colors, their members far apart or adjacent in the list", false,
+                      true, 0};
+        c[kPileup] = {"pileup", "3,000 large circles over the middle, each a color other than the last's", false, true,
+                      0};
         return c;
     }();
     return catalog;
@@ -343,111 +360,6 @@ Scene make_scene(int id, std::uint64_t seed, int frame) {
         case kPileup: return pileup(seed);
         default: throw std::out_of_range("make_scene: no scene number " + std::to_string(id));
     }
-}
-
-// ---- Scene files ---------------------------------------------------------------------------------
-
-namespace {
-
-std::vector<std::string> split_words(const std::string& line) {
-    std::vector<std::string> words;
-    std::istringstream in(line);
-    std::string w;
-    while (in >> w) words.push_back(w);
-    return words;
-}
-
-bool parse_float(const std::string& text, float& out) {
-    errno = 0;
-    char* end = nullptr;
-    out = std::strtof(text.c_str(), &end);
-    return end != text.c_str() && *end == '\0' && errno == 0 && std::isfinite(out);
-}
-
-}  // namespace
-
-Scene parse_scene(const std::string& text, const std::string& source) {
-    Scene scene;
-    const std::size_t slash = source.find_last_of('/');
-    scene.name = source.substr(slash == std::string::npos ? 0 : slash + 1);
-    const std::size_t dot = scene.name.find_last_of('.');
-    if (dot != std::string::npos && dot > 0) scene.name.erase(dot);  // "dir/my.scene" is "my"
-    std::istringstream in(text);
-    std::string line;
-    int number = 0;
-    bool header = false;
-    auto fail = [&](const std::string& why) -> SceneFileError {
-        return SceneFileError("scene file '" + source + "', line " + std::to_string(number) + ": " + why);
-    };
-    while (std::getline(in, line)) {
-        ++number;
-        const std::size_t hash = line.find('#');
-        if (hash != std::string::npos) line.erase(hash);
-        const std::vector<std::string> words = split_words(line);
-        if (words.empty()) continue;
-        if (!header) {
-            if (words.size() != 2 || words[0] != "circles")
-                throw fail("expected the header 'circles 1' before anything else, got '" + words[0] + "'");
-            if (words[1] != "1") throw fail("format version '" + words[1] + "' is not supported (this program reads version 1)");
-            header = true;
-            continue;
-        }
-        const std::string& key = words[0];
-        if (key == "name" || key == "shading" || key == "background") {
-            if (scene.count() > 0) throw fail("'" + key + "' must come before the first circle");
-            if (words.size() != 2) throw fail("'" + key + "' takes one value");
-            const std::string& v = words[1];
-            if (key == "name") scene.name = v;
-            else if (key == "shading") {
-                if (v == "flat") scene.shading = Shading::Flat;
-                else if (v == "snow") scene.shading = Shading::Snow;
-                else throw fail("shading '" + v + "' is not flat or snow");
-            } else {
-                if (v == "white") scene.background = Background::White;
-                else if (v == "sky") scene.background = Background::Sky;
-                else throw fail("background '" + v + "' is not white or sky");
-            }
-            continue;
-        }
-        float v[7];
-        for (std::size_t k = 0; k < words.size() && k < 7; ++k)
-            if (!parse_float(words[k], v[k]))
-                throw fail("'" + words[k] + "' is not a finite number" +
-                           (k == 0 ? " (nor a keyword: name, shading, background)" : ""));
-        if (words.size() != 7)
-            throw fail("a circle is 7 numbers (x y z radius r g b), this line has " + std::to_string(words.size()));
-        if (v[3] < 0.f) throw fail("the radius " + words[3] + " is negative");
-        for (int k = 4; k < 7; ++k)
-            if (v[k] < 0.f || v[k] > 1.f) throw fail("the color channel " + words[k] + " is not in [0, 1]");
-        if (scene.count() == 0x7FFFFFFF) throw fail("more than 2^31 - 1 circles");
-        scene.add({v[0], v[1], v[2], v[3]}, {v[4], v[5], v[6]});
-    }
-    if (!header) throw SceneFileError("scene file '" + source + "': empty (expected the header 'circles 1')");
-    return scene;
-}
-
-Scene load_scene(const std::string& path) {
-    std::string text;
-    try {
-        text = pmpp::read_file(path);
-    } catch (const std::exception& e) {
-        throw SceneFileError(e.what());
-    }
-    return parse_scene(text, path);
-}
-
-std::string format_scene(const Scene& scene) {
-    std::string out = "circles 1\n";
-    out += "name " + (scene.name.empty() ? std::string("unnamed") : scene.name) + "\n";
-    out += std::string("shading ") + (scene.shading == Shading::Flat ? "flat" : "snow") + "\n";
-    out += std::string("background ") + (scene.background == Background::White ? "white" : "sky") + "\n";
-    out += "# x y z radius r g b\n";
-    for (int i = 0; i < scene.count(); ++i) {
-        const Circle& c = scene.circles[i];
-        const Rgb& k = scene.colors[i];
-        out += pmpp::format("%.9g %.9g %.9g %.9g %.9g %.9g %.9g\n", c.x, c.y, c.z, c.radius, k.r, k.g, k.b);
-    }
-    return out;
 }
 
 }  // namespace circles

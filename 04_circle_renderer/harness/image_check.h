@@ -8,12 +8,12 @@
 // NaN poison), a color blended out of order or lost in a race, a pixel off by half a pixel.
 //
 // The rule is written so that the benchmark can apply it on the device after every run
-// (render_harness.cu): pixel_state() judges one pixel on either side, and image_passes() decides
+// (render_bench.cu): pixel_state() judges one pixel on either side, and image_passes() decides
 // from what count_image() counts. The host functions below (diff_images, image_verdict) are the
 // definition; the device check counts the same things with the same pixel_state().
 #pragma once
 
-#include "circle_math.h"  // CIRCLES_HD: pixel_state() runs on the host and on the device
+#include "circle_math.h"  // PMPP_HD: pixel_state() runs on the host and on the device
 #include "render.h"
 #include "scenes.h"
 
@@ -23,26 +23,27 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace circles {
 
 constexpr float kChannelTolerance = 2e-4f;  // about 1/20 of one step of an 8-bit channel
-constexpr double kEdgeBand = 1e-3;          // pixels: |distance from the center - radius| <= this
+constexpr double kEdgeBand = 1e-3;  // pixels: |distance from the center - radius| <= this
 // At most this many edge pixels may differ by more than the tolerance: 0.1% of the pixels, plus 16.
 std::size_t edge_allowance(std::size_t pixels);
 
 struct ImageDiff {
     int width = 0, height = 0;
-    std::size_t differing = 0;      // pixels with a channel off by more than the tolerance, or NaN
+    std::size_t differing = 0;  // pixels with a channel off by more than the tolerance, or NaN
     std::size_t never_written = 0;  // of those, pixels still all NaN (the poison)
-    float largest = 0;              // the largest finite channel difference
+    float largest = 0;  // the largest finite channel difference
     std::vector<std::uint8_t> state;  // per pixel: kRight, kDiffers, kNeverWritten
     enum : std::uint8_t { kRight = 0, kDiffers = 1, kNeverWritten = 2 };
 };
 
 // |expected - actual| of one channel (NaN when either is NaN).
-CIRCLES_HD float channel_difference(float expected, float actual) {
+PMPP_HD float channel_difference(float expected, float actual) {
 #ifdef __CUDA_ARCH__
     return fabsf(expected - actual);
 #else
@@ -50,7 +51,7 @@ CIRCLES_HD float channel_difference(float expected, float actual) {
 #endif
 }
 
-CIRCLES_HD bool is_nan(float v) {
+PMPP_HD bool is_nan(float v) {
 #ifdef __CUDA_ARCH__
     return isnan(v);
 #else
@@ -61,7 +62,7 @@ CIRCLES_HD bool is_nan(float v) {
 // One pixel against the CPU's: kRight when every channel is within `tolerance`, kNeverWritten
 // when it differs and all four channels are NaN (the poison), else kDiffers. A NaN channel
 // differs (NaN <= tolerance is false).
-CIRCLES_HD std::uint8_t pixel_state(const Rgba& expected, const Rgba& actual, float tolerance = kChannelTolerance) {
+PMPP_HD std::uint8_t pixel_state(const Rgba& expected, const Rgba& actual, float tolerance = kChannelTolerance) {
     const bool differs = !(channel_difference(expected.r, actual.r) <= tolerance) ||
                          !(channel_difference(expected.g, actual.g) <= tolerance) ||
                          !(channel_difference(expected.b, actual.b) <= tolerance) ||
@@ -86,9 +87,9 @@ PixelFacts pixel_facts(const SceneView& scene, int width, int height);
 // counts it on the device, pixel by pixel with pixel_state() and the near_edge facts.
 struct ImageCounts {
     std::size_t pixels = 0;
-    std::size_t differing = 0;      // pixels not kRight
+    std::size_t differing = 0;  // pixels not kRight
     std::size_t never_written = 0;  // of those, kNeverWritten
-    std::size_t on_edge = 0;        // kDiffers pixels with near_edge set (0 without facts)
+    std::size_t on_edge = 0;  // kDiffers pixels with near_edge set (0 without facts)
 };
 ImageCounts count_image(const ImageDiff& diff, const PixelFacts* facts);
 
@@ -103,8 +104,16 @@ bool image_passes(const ImageCounts& counts);
 pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected,
                                 const Rgba* actual, std::size_t max_report = 5);
 
+// The hint of a failed image (image_hints.cpp), or empty when the differences fit no pattern: the
+// pixels never written and where they stop, the wrong ones all in partial tiles (of `tile` pixels,
+// or 8, 16, 32, 64) or all under 2 or more circles, the image a misdrawing of the scene (half a
+// pixel off, y in heights, white for the sky). `facts` may be null when only unwritten pixels differ.
+std::string explain_difference(const Scene& scene, int width, int height, int tile, const ImageDiff& diff,
+                               const PixelFacts* facts, const std::vector<Rgba>& expected,
+                               const std::vector<Rgba>& actual);
+
 // The CPU's image as a renderer that makes one classic geometric mistake draws it, for the hints
-// that prove a mistake by drawing it (render_harness.cu): each pixel center moved by (dx, dy)
+// that prove a mistake by drawing it (image_hints.cpp): each pixel center moved by (dx, dy)
 // pixels from (x + 1/2, y + 1/2) (dx = -1/2: the center taken at x / width), and y measured in
 // image heights when y_in_heights. Everything else is render_cpu's arithmetic, circle after
 // circle in order, from the scene's background.

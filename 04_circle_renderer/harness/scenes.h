@@ -37,7 +37,7 @@ struct SceneInfo {
     std::string description;
     bool animated = false;
     bool adversarial = false;  // made to catch reordering and races: checked, not benchmarked
-    double cs149_t4_ms = 0;    // CS149's reference renderer on an NVIDIA T4 at 1024x1024; 0: none published
+    double cs149_t4_ms = 0;  // CS149's reference renderer on an NVIDIA T4 at 1024x1024; 0: none published
 };
 
 // Every built-in scene, in the order of the benchmark table (the adversarial ones last).
@@ -69,7 +69,7 @@ public:
 };
 
 Scene parse_scene(const std::string& text, const std::string& source);
-Scene load_scene(const std::string& path);   // parse_scene of the file's contents
-std::string format_scene(const Scene& scene); // the text of a file that parses back to `scene`
+Scene load_scene(const std::string& path);  // parse_scene of the file's contents
+std::string format_scene(const Scene& scene);  // the text of a file that parses back to `scene`
 
 }  // namespace circles

@@ -41,7 +41,8 @@ ImageCounts count_image(const ImageDiff& diff, const PixelFacts* facts) {
     c.differing = diff.differing;
     c.never_written = diff.never_written;
     if (facts != nullptr)
-        for (std::size_t i = 0; i < c.pixels; ++i) c.on_edge += diff.state[i] == ImageDiff::kDiffers && facts->near_edge[i];
+        for (std::size_t i = 0; i < c.pixels; ++i)
+            c.on_edge += diff.state[i] == ImageDiff::kDiffers && facts->near_edge[i];
     return c;
 }
 
@@ -104,7 +105,8 @@ void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawi
         const int y0 = static_cast<int>(static_cast<long long>(band) * height / bands);
         const int y1 = static_cast<int>(static_cast<long long>(band + 1) * height / bands);
         for (int y = y0; y < y1; ++y)
-            for (std::size_t x = 0; x < w; ++x) image[y * w + x] = circle_math::background_color(scene.background, y, height);
+            for (std::size_t x = 0; x < w; ++x)
+                image[y * w + x] = circle_math::background_color(scene.background, y, height);
         for (int i = 0; i < scene.count; ++i) {
             const Circle c = scene.circles[i];
             // The pixels whose moved centers it may cover: two pixels of margin on each side
@@ -162,8 +164,9 @@ pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, 
     for (std::size_t i = 0; i < pixels && r.first.size() < max_report; ++i) {
         if (diff.state[i] == ImageDiff::kRight) continue;
         const std::size_t x = i % static_cast<std::size_t>(diff.width), y = i / static_cast<std::size_t>(diff.width);
-        r.first.push_back({static_cast<std::size_t>(-1), pmpp::format("pixel (%zu, %zu) = ", x, y) + rgba_text(expected[i]),
-                           diff.state[i] == ImageDiff::kNeverWritten ? std::string("NaN (never written)") : rgba_text(actual[i])});
+        r.first.push_back(
+            {static_cast<std::size_t>(-1), pmpp::format("pixel (%zu, %zu) = ", x, y) + rgba_text(expected[i]),
+             diff.state[i] == ImageDiff::kNeverWritten ? std::string("NaN (never written)") : rgba_text(actual[i])});
     }
     return r;
 }
@@ -190,15 +193,18 @@ pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const R
         switch (diff.state[i]) {
             case ImageDiff::kRight: {
                 const Rgba& e = expected[i];
-                const float gray = 0.15f + 0.25f * (0.3f * circle_math::clamp01(e.r) + 0.59f * circle_math::clamp01(e.g) +
-                                                    0.11f * circle_math::clamp01(e.b));
+                const float gray =
+                    0.15f + 0.25f * (0.3f * circle_math::clamp01(e.r) + 0.59f * circle_math::clamp01(e.g) +
+                                     0.11f * circle_math::clamp01(e.b));
                 out[0] = out[1] = out[2] = pmpp::to_byte(gray);
                 break;
             }
             case ImageDiff::kNeverWritten: out[0] = 255, out[1] = 255, out[2] = 0; break;
             default:
-                if (facts != nullptr && facts->near_edge[i]) out[0] = 255, out[1] = 140, out[2] = 0;
-                else out[0] = 255, out[1] = 0, out[2] = 0;
+                if (facts != nullptr && facts->near_edge[i])
+                    out[0] = 255, out[1] = 140, out[2] = 0;
+                else
+                    out[0] = 255, out[1] = 0, out[2] = 0;
         }
     }
     return img;

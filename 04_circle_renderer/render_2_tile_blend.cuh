@@ -1,4 +1,4 @@
-// tile_blend.cuh: the inner loop of the tiled renderers (variants 2 and 3). A block owns a tile;
+// render_2_tile_blend.cuh: the inner loop of the tiled renderers (variants 2 and 3). A block owns a tile;
 // it copies a batch of the circles that touch the tile into shared memory (staged, in order),
 // then every thread blends the batch into its own pixel, held in registers until the end.
 #pragma once
@@ -52,8 +52,10 @@ __device__ __forceinline__ void blend_touching_warp(const StagedCircle* staged, 
             const int bit = __ffs(hits) - 1;
             hits &= hits - 1;
             const StagedCircle& s = staged[first + bit];
-            if (SKIP_INTERIOR && (inside >> bit & 1u)) circle_math::average(pixel, s.color);
-            else circle_math::shade(SHADING, s.x, s.y, s.z, s.r2, s.color, px, py, pixel);
+            if (SKIP_INTERIOR && (inside >> bit & 1u))
+                circle_math::average(pixel, s.color);
+            else
+                circle_math::shade(SHADING, s.x, s.y, s.z, s.r2, s.color, px, py, pixel);
         }
     }
 }

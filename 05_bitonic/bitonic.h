@@ -35,10 +35,6 @@ template <typename K>  // (3) shared-memory tiles: every step with j below the t
 void bitonic_sort_shared(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // (4) registers: several strides per pass over memory
 void bitonic_sort_fused(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
-// The foil: odd-even transposition sort, n steps of neighbour exchanges, one launch each.
-// Correct for any n, but only sensible for small n (odd_even_transposition.cu).
-template <typename K>
-void odd_even_transposition_sort(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 
 // One step (k, j) of the network over the whole array with n/2 threads: variant 2's kernel,
 // which variant 3 reuses for the strides too long for its tiles.
@@ -60,8 +56,8 @@ public:
     CubRadixSort(std::size_t max_n, bool with_values, SortOrder order);
     // keys_in -> keys_out, values_in -> values_out (when the sorter was built with values).
     // The inputs are left unchanged.
-    void sort(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
-              std::size_t n, cudaStream_t stream = 0);
+    void sort(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out, std::size_t n,
+              cudaStream_t stream = 0);
     // Kernels one sort of n elements launches, counted from a CUDA graph captured on a stream.
     std::size_t count_kernel_launches(const K* keys_in, K* keys_out, const std::uint32_t* values_in,
                                       std::uint32_t* values_out, std::size_t n);
@@ -82,7 +78,7 @@ void sort_cpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 // The network itself on the CPU, counting what it does: the tests hold it against std::sort
 // (every 0-1 input up to length 16, random inputs of every length) and against the formulas.
 struct NetworkCounts {
-    std::size_t steps = 0;        // (k, j) pairs: L(L+1)/2 for n = 2^L
+    std::size_t steps = 0;  // (k, j) pairs: L(L+1)/2 for n = 2^L
     std::size_t comparators = 0;  // compare-exchanges: (n/4) L(L+1) for n = 2^L
 };
 template <typename K>
@@ -106,7 +102,7 @@ inline void count_launch(std::size_t elements_covered, std::size_t bytes_per_ele
 }
 
 // Explicit instantiations for the three key types: every sort file ends with one of these.
-#define BITONIC_INSTANTIATE_SORT(fn)                                                                 \
-    template void fn<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, SortOrder);       \
-    template void fn<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, SortOrder);         \
+#define BITONIC_INSTANTIATE_SORT(fn)                                                         \
+    template void fn<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, SortOrder); \
+    template void fn<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, SortOrder);   \
     template void fn<float>(float*, std::uint32_t*, std::size_t, SortOrder);

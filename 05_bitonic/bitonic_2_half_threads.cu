@@ -28,8 +28,7 @@ __global__ void half_threads_step(K* keys, std::uint32_t* values, std::size_t n,
 // The pairs whose upper element is below n are the first ones in pair order, and there are at
 // most n/2 of them: n/2 threads cover every comparator.
 template <typename K>
-void bitonic_global_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
-                         SortOrder order) {
+void bitonic_global_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k, SortOrder order) {
     const std::size_t pairs = n / 2;
     if (pairs == 0) return;
     const auto blocks = static_cast<unsigned>((pairs + kThreads - 1) / kThreads);
@@ -45,9 +44,9 @@ void bitonic_sort_half_threads(K* keys, std::uint32_t* values, std::size_t n, So
         for (std::size_t j = k >> 1; j > 0; j >>= 1) bitonic_global_step(keys, values, n, j, k, order);
 }
 
-template void bitonic_global_step<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, std::size_t,
-                                                 std::size_t, SortOrder);
-template void bitonic_global_step<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, std::size_t,
-                                                std::size_t, SortOrder);
+template void bitonic_global_step<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, std::size_t, std::size_t,
+                                                 SortOrder);
+template void bitonic_global_step<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, std::size_t, std::size_t,
+                                                SortOrder);
 template void bitonic_global_step<float>(float*, std::uint32_t*, std::size_t, std::size_t, std::size_t, SortOrder);
 BITONIC_INSTANTIATE_SORT(bitonic_sort_half_threads)

@@ -16,7 +16,7 @@
 
 namespace {
 
-constexpr unsigned kThreads = 1024;    // one comparator per thread and step
+constexpr unsigned kThreads = 1024;  // one comparator per thread and step
 constexpr unsigned kTile = 2 * kThreads;
 
 // Stages k_first ... k_last (powers of two) of the network on each tile of kTile elements, but

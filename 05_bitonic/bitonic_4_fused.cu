@@ -16,8 +16,8 @@
 
 namespace {
 
-using bitonic::fused::TileShape;
 using bitonic::fused::tile_shared_bytes;
+using bitonic::fused::TileShape;
 
 // The shipped shape: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared memory per
 // block for keys, 66 KiB with values.
@@ -37,12 +37,13 @@ bool shipped_shape_fits() {
     static const bool fits = [] {
         const bool fits = pmpp::shared_memory_fits(tile_shared_bytes<ShippedShape, kValues>(), 2);
         const char* what = kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys";
-        pmpp::report_shape(what, fits ? pmpp::format("tiles of %u (256 threads x 32), %zu bytes of shared memory per block",
-                                                     ShippedShape::kTile, tile_shared_bytes<ShippedShape, kValues>())
-                                      : pmpp::format("tiles of %u (128 threads x 32), %zu bytes of shared memory per block: "
-                                                     "two blocks of the shipped 8192 (%zu bytes) do not fit an SM",
-                                                     SmallShape::kTile, tile_shared_bytes<SmallShape, kValues>(),
-                                                     tile_shared_bytes<ShippedShape, kValues>()));
+        pmpp::report_shape(what,
+                           fits ? pmpp::format("tiles of %u (256 threads x 32), %zu bytes of shared memory per block",
+                                               ShippedShape::kTile, tile_shared_bytes<ShippedShape, kValues>())
+                                : pmpp::format("tiles of %u (128 threads x 32), %zu bytes of shared memory per block: "
+                                               "two blocks of the shipped 8192 (%zu bytes) do not fit an SM",
+                                               SmallShape::kTile, tile_shared_bytes<SmallShape, kValues>(),
+                                               tile_shared_bytes<ShippedShape, kValues>()));
         return fits;
     }();
     return fits;

@@ -55,8 +55,10 @@ PMPP_HD u32 bits_of(K key) {
     static_assert(sizeof(K) == 4, "4-byte keys");
     u32 u;
 #ifdef __CUDA_ARCH__
-    if constexpr (std::is_same_v<K, float>) u = __float_as_uint(key);
-    else u = static_cast<u32>(key);
+    if constexpr (std::is_same_v<K, float>)
+        u = __float_as_uint(key);
+    else
+        u = static_cast<u32>(key);
 #else
     std::memcpy(&u, &key, 4);
 #endif
@@ -67,8 +69,10 @@ template <typename K>
 PMPP_HD K key_from_bits(u32 u) {
     K key;
 #ifdef __CUDA_ARCH__
-    if constexpr (std::is_same_v<K, float>) key = __uint_as_float(u);
-    else key = static_cast<K>(u);
+    if constexpr (std::is_same_v<K, float>)
+        key = __uint_as_float(u);
+    else
+        key = static_cast<K>(u);
 #else
     std::memcpy(&key, &u, 4);
 #endif
@@ -84,9 +88,12 @@ PMPP_HD u32 encode(K key, u32 flip) {
 template <typename K>
 PMPP_HD K decode(u32 bits, u32 flip) {
     bits ^= flip;
-    if constexpr (std::is_same_v<K, float>) return pmpp::from_ordered_bits(bits);
-    else if constexpr (std::is_same_v<K, std::int32_t>) return pmpp::from_ordered_bits_i32(bits);
-    else return bits;
+    if constexpr (std::is_same_v<K, float>)
+        return pmpp::from_ordered_bits(bits);
+    else if constexpr (std::is_same_v<K, std::int32_t>)
+        return pmpp::from_ordered_bits_i32(bits);
+    else
+        return bits;
 }
 
 // One comparator on registers: forward puts the smaller bit pattern first.
@@ -174,7 +181,7 @@ PMPP_HD void load_tile(Block& block, const K* keys, const u32* values, u32 n, u3
     block.for_each_thread([&](u32 t, auto& regs) {
         const u32 first = block.tile * Shape::kTile + t;
         const u32 left = n > first ? n - first : 0u;  // elements of the array from `first` on
-BITONIC_UNROLL
+        BITONIC_UNROLL
         for (int r = 0; r < Shape::kItems; ++r) {
             constexpr u32 kStride = Shape::kThreads;
             const u32 offset = static_cast<u32>(r) * kStride;
@@ -192,11 +199,12 @@ PMPP_HD void store_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, boo
     block.for_each_thread([&](u32 t, auto& regs) {
         const u32 first = block.tile * Shape::kTile + t;
         const u32 left = n > first ? n - first : 0u;
-BITONIC_UNROLL
+        BITONIC_UNROLL
         for (int r = 0; r < Shape::kItems; ++r) {
             const u32 offset = static_cast<u32>(r) * Shape::kThreads;
             if (offset < left) {
-                keys[first + std::size_t{offset}] = decode_keys ? decode<K>(regs.key[r], flip) : key_from_bits<K>(regs.key[r]);
+                keys[first + std::size_t{offset}] =
+                    decode_keys ? decode<K>(regs.key[r], flip) : key_from_bits<K>(regs.key[r]);
                 if constexpr (kValues) values[first + std::size_t{offset}] = regs.value[r];
             }
         }
@@ -211,7 +219,7 @@ PMPP_HD void change_window(Block& block) {
     if constexpr (kFrom != kTo) {
         block.for_each_thread([&](u32 t, auto& regs) {
             const u32 slot = smem_slot(Shape::index(t, 0, kFrom));
-BITONIC_UNROLL
+            BITONIC_UNROLL
             for (int r = 0; r < Shape::kItems; ++r) {
                 const u32 offset = smem_slot(static_cast<u32>(r) << kFrom);
                 block.shared_keys[slot + offset] = regs.key[r];
@@ -221,7 +229,7 @@ BITONIC_UNROLL
         block.sync();
         block.for_each_thread([&](u32 t, auto& regs) {
             const u32 slot = smem_slot(Shape::index(t, 0, kTo));
-BITONIC_UNROLL
+            BITONIC_UNROLL
             for (int r = 0; r < Shape::kItems; ++r) {
                 const u32 offset = smem_slot(static_cast<u32>(r) << kTo);
                 regs.key[r] = block.shared_keys[slot + offset];
@@ -240,7 +248,7 @@ PMPP_HD void exchange_in_registers(Block& block, Forward forward) {
     static_assert(kWindow <= kBit && kBit < kWindow + Shape::kLogItems, "the stride must be a register bit");
     constexpr int kPartner = 1 << (kBit - kWindow);
     block.for_each_thread([&](u32 t, auto& regs) {
-BITONIC_UNROLL
+        BITONIC_UNROLL
         for (int r = 0; r < Shape::kItems; ++r) {
             if (r & kPartner) continue;
             order_pair<kValues>(regs.key[r], regs.key[r | kPartner], regs.value[kValues ? r : 0],
@@ -262,8 +270,8 @@ PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool
             constexpr int kBit = kStage - 1 - decltype(step)::value;
             constexpr int kWindow = Shape::window_of(kBit);
             constexpr int kPrevious = kBit + 1 < kStage ? Shape::window_of(kBit + 1)
-                                      : kStage == 1      ? Shape::kLinearWindow
-                                                         : Shape::window_of(0);
+                                      : kStage == 1     ? Shape::kLinearWindow
+                                                        : Shape::window_of(0);
             change_window<Shape, kValues, kPrevious, kWindow>(block);
             exchange_in_registers<Shape, kValues, kWindow, kBit>(
                 block, [&](u32 index) { return ((((base | index) ^ last) >> kStage) & 1u) == 0; });
@@ -318,22 +326,22 @@ PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int l
     u32* const thread_values = kValues ? values + first : nullptr;
     u32 key[kItems];
     u32 value[kValues ? kItems : 1];
-BITONIC_UNROLL
+    BITONIC_UNROLL
     for (int r = 0; r < kItems; ++r) {
         const u32 offset = static_cast<u32>(r) << low_bit;
         key[r] = offset < left ? bits_of(thread_keys[offset]) : kPadding;
         if constexpr (kValues) value[r] = offset < left ? thread_values[offset] : 0u;
     }
-BITONIC_UNROLL
+    BITONIC_UNROLL
     for (int bit = kLogItems - 1; bit >= 0; --bit) {
-BITONIC_UNROLL
+        BITONIC_UNROLL
         for (int r = 0; r < kItems; ++r) {
             if ((r >> bit) & 1) continue;
             const int partner = r | (1 << bit);
             order_pair<kValues>(key[r], key[partner], value[kValues ? r : 0], value[kValues ? partner : 0], forward);
         }
     }
-BITONIC_UNROLL
+    BITONIC_UNROLL
     for (int r = 0; r < kItems; ++r) {
         const u32 offset = static_cast<u32>(r) << low_bit;
         if (offset < left) {
@@ -348,8 +356,8 @@ BITONIC_UNROLL
 struct Pass {
     enum class Kind { SortTiles, GlobalStrides, MergeTiles };
     Kind kind = Kind::SortTiles;
-    u32 k = 0;          // the stage (GlobalStrides, MergeTiles)
-    int low_bit = 0;    // GlobalStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
+    u32 k = 0;  // the stage (GlobalStrides, MergeTiles)
+    int low_bit = 0;  // GlobalStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
     int log_items = 0;
     bool last = false;  // the last pass decodes the keys
 };
@@ -423,7 +431,8 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n) {
         }
         const u32 threads = global_pass_threads(n, pass.low_bit, kLogItems);
         const u32 blocks = (threads + kGlobalThreads - 1) / kGlobalThreads;
-        global_pass_kernel<kLogItems, kValues><<<blocks, kGlobalThreads>>>(keys, values, n, pass.k, pass.low_bit, threads);
+        global_pass_kernel<kLogItems, kValues>
+            <<<blocks, kGlobalThreads>>>(keys, values, n, pass.k, pass.low_bit, threads);
     } else {
         throw std::logic_error("bitonic fused: a pass over " + std::to_string(pass.log_items) + " strides");
     }
@@ -451,8 +460,10 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
     const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
     constexpr std::size_t shared_bytes = tile_shared_bytes<Shape, kValues>();
     static const bool shared_memory_allowed = [] {  // above 48 KiB a kernel must ask, once
-        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes, "bitonic_sort_fused's tile sort");
-        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes, "bitonic_sort_fused's tile merge");
+        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes,
+                                          "bitonic_sort_fused's tile sort");
+        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes,
+                                          "bitonic_sort_fused's tile merge");
         return true;
     }();
     (void)shared_memory_allowed;
@@ -460,7 +471,8 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
     for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems)) {
         switch (pass.kind) {
             case Pass::Kind::SortTiles:
-                sort_tiles_kernel<Shape, kValues><<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, flip, pass.last);
+                sort_tiles_kernel<Shape, kValues>
+                    <<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, flip, pass.last);
                 break;
             case Pass::Kind::GlobalStrides:
                 launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32);

@@ -45,7 +45,8 @@ void radix_sort(void* temp, std::size_t& temp_bytes, const U* keys_in, U* keys_o
                                                                       values_out, count, 0, kBits, stream));
     } else {
         if (order == SortOrder::Ascending)
-            PMPP_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys_in, keys_out, count, 0, kBits, stream));
+            PMPP_CUDA_CHECK(
+                cub::DeviceRadixSort::SortKeys(temp, temp_bytes, keys_in, keys_out, count, 0, kBits, stream));
         else
             PMPP_CUDA_CHECK(
                 cub::DeviceRadixSort::SortKeysDescending(temp, temp_bytes, keys_in, keys_out, count, 0, kBits, stream));

@@ -22,7 +22,6 @@
 
 namespace {
 
-
 struct ToOrderedBits {
     __device__ std::uint32_t operator()(float key) const { return pmpp::ordered_bits(key); }
 };
@@ -35,11 +34,15 @@ void sort_radix(U* keys, std::uint32_t* values, std::size_t n, SortOrder order) 
     auto policy = thrust::cuda::par(pmpp::thrust_allocator());
     const bool ascending = order == SortOrder::Ascending;
     if (values != nullptr) {
-        if (ascending) thrust::sort_by_key(policy, keys, keys + n, values, thrust::less<U>());
-        else thrust::sort_by_key(policy, keys, keys + n, values, thrust::greater<U>());
+        if (ascending)
+            thrust::sort_by_key(policy, keys, keys + n, values, thrust::less<U>());
+        else
+            thrust::sort_by_key(policy, keys, keys + n, values, thrust::greater<U>());
     } else {
-        if (ascending) thrust::sort(policy, keys, keys + n, thrust::less<U>());
-        else thrust::sort(policy, keys, keys + n, thrust::greater<U>());
+        if (ascending)
+            thrust::sort(policy, keys, keys + n, thrust::less<U>());
+        else
+            thrust::sort(policy, keys, keys + n, thrust::greater<U>());
     }
 }
 

@@ -3,8 +3,9 @@
 // benchmark checks every run; the launch counts are the predicted ones; and the harness accepts
 // the reference answer end to end.
 #include "../bitonic_4_fused.cuh"
-#include "../bitonic_harness.h"
 #include "../bitonic_network.h"
+#include "../harness/bitonic_harness.h"
+#include "kind_seed.h"
 #include "wrong_bitonic.h"
 
 #include "common/readme_hints.h"
@@ -21,22 +22,25 @@
 #include <vector>
 
 using namespace pmpp;
+using bitonic::BitonicFn;
 using bitonic::CaseKind;
 using bitonic::KeyType;
+using bitonic::SortCase;
+using bitonic_tests::seed_for;
 
 namespace {
 
-const std::vector<std::size_t> kEdgeSizes = {0,    1,    2,    3,    15,    16,    17,    1023,  1024,  1025,
-                                             2047, 2048, 2049, 8191, 8192,  8193,  16383, 16385, 65537, 131073};
+const std::vector<std::size_t> kEdgeSizes = {0,    1,    2,    3,    15,   16,   17,    1023,  1024,  1025,
+                                             2047, 2048, 2049, 8191, 8192, 8193, 16383, 16385, 65537, 131073};
 
 CheckResult check_named(const std::string& impl, std::size_t n, Distribution dist, const CaseKind& kind,
                         std::uint64_t seed) {
-    const Case c{"", n, dist, bitonic::to_variant(kind)};
-    return bitonic::check_case(impl, c, seed);
+    return bitonic::exercise().check_case(impl, SortCase{n, dist, kind, /*in_place=*/true}, seed);
 }
 
-std::uint64_t seed_for(std::size_t n, const CaseKind& kind) {
-    return pmpp::testing::test_seed(n * 64 + static_cast<std::size_t>(bitonic::to_variant(kind)));
+// `fn` on a problem of n keys of `kind` (what the runner's check does).
+CheckResult check_fn(const BitonicFn& fn, std::size_t n, Distribution dist, const CaseKind& kind, std::uint64_t seed) {
+    return bitonic::check(fn, bitonic::make_problem(n, dist, kind, seed));
 }
 
 const CaseKind kU32AscendingKeys{KeyType::U32, SortOrder::Ascending, false, false};
@@ -44,39 +48,14 @@ const CaseKind kF32DescendingPairs{KeyType::F32, SortOrder::Descending, true, fa
 const CaseKind kI32AscendingPairs{KeyType::I32, SortOrder::Ascending, true, false};
 
 // A wrong sort, run through the exercise's check on a few kinds.
-template <template <typename> class Wrong>
-std::vector<CheckResult> check_wrong(std::size_t n) {
+std::vector<CheckResult> check_wrong(const BitonicFn& wrong, std::size_t n) {
     std::vector<CheckResult> results;
-    results.push_back(bitonic::check_sort<std::uint32_t>(Wrong<std::uint32_t>::fn, n, Distribution::Uniform,
-                                                         kU32AscendingKeys, seed_for(n, kU32AscendingKeys)));
-    results.push_back(bitonic::check_sort<float>(Wrong<float>::fn, n, Distribution::Uniform, kF32DescendingPairs,
-                                                 seed_for(n, kF32DescendingPairs)));
-    results.push_back(bitonic::check_sort<std::int32_t>(Wrong<std::int32_t>::fn, n, Distribution::Uniform,
-                                                        kI32AscendingPairs, seed_for(n, kI32AscendingPairs)));
+    for (const CaseKind& kind : {kU32AscendingKeys, kF32DescendingPairs, kI32AscendingPairs})
+        results.push_back(check_fn(wrong, n, Distribution::Uniform, kind, seed_for(n, kind)));
     return results;
 }
-
-#define WRONG_SORT(name)                                                                          \
-    template <typename K>                                                                         \
-    struct name {                                                                                 \
-        static void fn(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {          \
-            wrong::name<K>(keys, values, n, order);                                               \
-        }                                                                                         \
-    };
-namespace wrong_sorts {
-WRONG_SORT(skips_a_step)
-WRONG_SORT(flips_the_direction_bit)
-WRONG_SORT(reads_the_direction_from_the_wrong_bit)
-WRONG_SORT(uses_the_seeds_direction_rule)
-WRONG_SORT(loses_a_key_and_duplicates_another)
-WRONG_SORT(leaves_the_values_behind)
-WRONG_SORT(pads_in_memory_past_the_end)
-WRONG_SORT(does_nothing)
-WRONG_SORT(copies_back_with_i_le_n)
-WRONG_SORT(pads_in_memory_before_the_start)
-WRONG_SORT(duplicates_a_value_between_equal_keys)
-WRONG_SORT(remembers_its_last_call)
-}  // namespace wrong_sorts
+// The wrong sort wrong::NAME<K> of tests/wrong_bitonic.h, for every key type.
+#define WRONG_FN(name) BITONIC_FN(wrong::name)
 
 // The fused sort's launches for n = 2^k keys with tiles of `tile` (NOTES.md): one tile sort,
 // then per stage s past the tile, ceil((s - log2 tile) / 4) long-stride passes and a tile merge.
@@ -92,7 +71,7 @@ std::size_t launches_of(const std::string& impl, std::size_t n) {
     const auto input = generate<std::uint32_t>(n, Distribution::Uniform, pmpp::testing::test_seed(n));
     keys.upload(input);
     launch_tally() = {};
-    bitonic::sort_by_name<std::uint32_t>(impl)(keys.data(), nullptr, n, SortOrder::Ascending);
+    bitonic::exercise().variant(impl).fn.sort<std::uint32_t>()(keys.data(), nullptr, n, SortOrder::Ascending);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     return launch_tally().launches;
 }
@@ -115,7 +94,8 @@ TEST_P(EverySort, SortsEveryKeyTypeAndOrderWithAndWithoutValuesOnEveryEdgeSize) 
 TEST_P(EverySort, SortsFewDistinctAllEqualSortedAndReversedKeys) {
     PMPP_REQUIRE_GPU();
     for (const CaseKind& kind : bitonic::all_kinds())
-        for (Distribution d : {Distribution::FewDistinct, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed})
+        for (Distribution d :
+             {Distribution::FewDistinct, Distribution::AllEqual, Distribution::Sorted, Distribution::Reversed})
             for (std::size_t n : {std::size_t{1000}, std::size_t{8193}}) {
                 const CheckResult r = check_named(GetParam(), n, d, kind, seed_for(n, kind) + static_cast<int>(d));
                 EXPECT_TRUE(r.ok) << GetParam() << " n=" << n << " " << to_string(d) << " " << bitonic::describe(kind)
@@ -136,7 +116,9 @@ TEST_P(EverySort, SortsSignedZerosInfinitiesNaNsAndIntegerExtremes) {
 
 INSTANTIATE_TEST_SUITE_P(AllSorts, EverySort,
                          ::testing::Values("seed", "half_threads", "shared", "fused", "thrust", "cub", "student"),
-                         [](const auto& info) { return info.param == "student" ? std::string("solution") : info.param; });
+                         [](const auto& info) {
+                             return info.param == "student" ? std::string("solution") : info.param;
+                         });
 
 TEST(OddEvenTransposition, SortsSmallInputsOfEveryKind) {
     PMPP_REQUIRE_GPU();
@@ -145,21 +127,8 @@ TEST(OddEvenTransposition, SortsSmallInputsOfEveryKind) {
             kind.specials = specials;
             for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{17},
                                   std::size_t{256}, std::size_t{1000}, std::size_t{2049}}) {
-                CheckResult r;
-                const std::uint64_t seed = seed_for(n, kind);
-                switch (kind.type) {
-                    case KeyType::U32:
-                        r = bitonic::check_sort<std::uint32_t>(odd_even_transposition_sort<std::uint32_t>, n,
-                                                               Distribution::Uniform, kind, seed);
-                        break;
-                    case KeyType::I32:
-                        r = bitonic::check_sort<std::int32_t>(odd_even_transposition_sort<std::int32_t>, n,
-                                                              Distribution::Uniform, kind, seed);
-                        break;
-                    case KeyType::F32:
-                        r = bitonic::check_sort<float>(odd_even_transposition_sort<float>, n, Distribution::Uniform, kind, seed);
-                        break;
-                }
+                const CheckResult r = check_fn(BITONIC_FN(bitonic::odd_even_transposition_sort), n,
+                                               Distribution::Uniform, kind, seed_for(n, kind));
                 EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
             }
         }
@@ -195,7 +164,7 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
 
 TEST(WrongSorts, ASortThatSkipsAStepIsRejectedAsNotSorted) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong<wrong_sorts::skips_a_step>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(skips_a_step), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
     }
@@ -205,7 +174,7 @@ TEST(WrongSorts, ASortWithAFlippedDirectionBitIsRejectedAsSortedTheOtherWay) {
     PMPP_REQUIRE_GPU();
     // Flipping every direction of one stage but the last is harmless (both halves of each block
     // still sort in opposite directions): flipped everywhere, the last stage reverses the output.
-    for (const CheckResult& r : check_wrong<wrong_sorts::flips_the_direction_bit>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(flips_the_direction_bit), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.hint.find("opposite order"), std::string::npos) << r.report();
     }
@@ -213,7 +182,7 @@ TEST(WrongSorts, ASortWithAFlippedDirectionBitIsRejectedAsSortedTheOtherWay) {
 
 TEST(WrongSorts, ASortThatReadsTheDirectionFromTheWrongBitIsRejectedAsNotSorted) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong<wrong_sorts::reads_the_direction_from_the_wrong_bit>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(reads_the_direction_from_the_wrong_bit), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
     }
@@ -221,15 +190,16 @@ TEST(WrongSorts, ASortThatReadsTheDirectionFromTheWrongBitIsRejectedAsNotSorted)
 
 TEST(WrongSorts, TheSeedsDirectionRulePassesPowersOfTwoAndIsRejectedBetweenThem) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong<wrong_sorts::uses_the_seeds_direction_rule>(1024)) EXPECT_TRUE(r.ok) << r.report();
+    for (const CheckResult& r : check_wrong(WRONG_FN(uses_the_seeds_direction_rule), 1024))
+        EXPECT_TRUE(r.ok) << r.report();
     for (std::size_t n : {std::size_t{1000}, std::size_t{1025}})
-        for (const CheckResult& r : check_wrong<wrong_sorts::uses_the_seeds_direction_rule>(n))
+        for (const CheckResult& r : check_wrong(WRONG_FN(uses_the_seeds_direction_rule), n))
             EXPECT_FALSE(r.ok) << "n=" << n << ": the case list needs lengths that are not powers of two";
 }
 
 TEST(WrongSorts, ASortThatLosesAKeyAndDuplicatesAnotherIsRejectedAsNotAPermutation) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong<wrong_sorts::loses_a_key_and_duplicates_another>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(loses_a_key_and_duplicates_another), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.message.find("not a permutation"), std::string::npos) << r.report();
     }
@@ -237,7 +207,7 @@ TEST(WrongSorts, ASortThatLosesAKeyAndDuplicatesAnotherIsRejectedAsNotAPermutati
 
 TEST(WrongSorts, ASortThatLeavesTheValuesBehindIsRejected) {
     PMPP_REQUIRE_GPU();
-    const auto results = check_wrong<wrong_sorts::leaves_the_values_behind>(1000);
+    const auto results = check_wrong(WRONG_FN(leaves_the_values_behind), 1000);
     EXPECT_TRUE(results[0].ok) << "keys only: nothing to leave behind";
     for (std::size_t i = 1; i < results.size(); ++i) {
         ASSERT_FALSE(results[i].ok);
@@ -248,7 +218,7 @@ TEST(WrongSorts, ASortThatLeavesTheValuesBehindIsRejected) {
 TEST(WrongSorts, ASortThatPadsInMemoryPastTheEndIsRejectedAsWritingPastTheEndOfTheKeys) {
     PMPP_REQUIRE_GPU();
     // n = 1000: padded to 1024, 24 keys written past the end.
-    for (const CheckResult& r : check_wrong<wrong_sorts::pads_in_memory_past_the_end>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(pads_in_memory_past_the_end), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.message.find("wrote 24 elements past the end of keys"), std::string::npos) << r.report();
         EXPECT_NE(r.hint.find("pads only virtually"), std::string::npos) << r.report();
@@ -259,7 +229,7 @@ TEST(WrongSorts, ACopyBackBoundedByILessOrEqualNIsRejectedAsOneElementPastTheEnd
     PMPP_REQUIRE_GPU();
     // 1000 is not a multiple of the 256-thread block, 1024 and 1280 are (1024 a power of two).
     for (std::size_t n : {std::size_t{1000}, std::size_t{1024}, std::size_t{1280}})
-        for (const CheckResult& r : check_wrong<wrong_sorts::copies_back_with_i_le_n>(n)) {
+        for (const CheckResult& r : check_wrong(WRONG_FN(copies_back_with_i_le_n), n)) {
             ASSERT_FALSE(r.ok) << "n=" << n;
             EXPECT_EQ(r.message, "wrote 1 element past the end of keys (index " + std::to_string(n) + "; it has " +
                                      std::to_string(n) + " elements)")
@@ -270,7 +240,7 @@ TEST(WrongSorts, ACopyBackBoundedByILessOrEqualNIsRejectedAsOneElementPastTheEnd
 TEST(WrongSorts, ASortThatPadsInMemoryBeforeTheStartIsRejectedAsWritingBeforeTheStartOfTheKeys) {
     PMPP_REQUIRE_GPU();
     // n = 1000: 24 elements of padding written at indices -24 to -1.
-    for (const CheckResult& r : check_wrong<wrong_sorts::pads_in_memory_before_the_start>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(pads_in_memory_before_the_start), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_EQ(r.message, "wrote 24 elements before the start of keys (index -24 to -1)") << r.report();
     }
@@ -282,18 +252,10 @@ TEST(WrongSorts, AValueThatAppearsTwiceBesideEqualKeysIsRejectedAndAnyOrderOfEqu
     // must accept (it is not stable); a value given to two keys it must reject.
     for (const CaseKind& kind : {kF32DescendingPairs, kI32AscendingPairs}) {
         const std::uint64_t seed = seed_for(1000, kind);
-        const CheckResult right =
-            kind.type == KeyType::F32
-                ? bitonic::check_sort<float>(bitonic_sort_seed<float>, 1000, Distribution::AllEqual, kind, seed)
-                : bitonic::check_sort<std::int32_t>(bitonic_sort_seed<std::int32_t>, 1000, Distribution::AllEqual, kind,
-                                                    seed);
+        const CheckResult right = check_fn(BITONIC_FN(bitonic_sort_seed), 1000, Distribution::AllEqual, kind, seed);
         EXPECT_TRUE(right.ok) << bitonic::describe(kind) << ": " << right.report();
         const CheckResult wrong =
-            kind.type == KeyType::F32
-                ? bitonic::check_sort<float>(wrong_sorts::duplicates_a_value_between_equal_keys<float>::fn, 1000,
-                                             Distribution::AllEqual, kind, seed)
-                : bitonic::check_sort<std::int32_t>(wrong_sorts::duplicates_a_value_between_equal_keys<std::int32_t>::fn,
-                                                    1000, Distribution::AllEqual, kind, seed);
+            check_fn(WRONG_FN(duplicates_a_value_between_equal_keys), 1000, Distribution::AllEqual, kind, seed);
         ASSERT_FALSE(wrong.ok) << bitonic::describe(kind);
         EXPECT_NE(wrong.message.find("did not travel"), std::string::npos) << wrong.report();
         ASSERT_FALSE(wrong.first.empty());
@@ -303,7 +265,7 @@ TEST(WrongSorts, AValueThatAppearsTwiceBesideEqualKeysIsRejectedAndAnyOrderOfEqu
 
 TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong<wrong_sorts::does_nothing>(1000)) {
+    for (const CheckResult& r : check_wrong(WRONG_FN(does_nothing), 1000)) {
         ASSERT_FALSE(r.ok);
         EXPECT_NE(r.hint.find("nothing was sorted"), std::string::npos) << r.report();
     }
@@ -313,15 +275,13 @@ TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
 
 namespace {
 
-// A wrong sort for every key type, as the check calls it.
+// A wrong sort for every key type, as the check calls it, and its name.
 struct WrongImpl {
     std::string name;
-    bitonic::SortFn<std::uint32_t> u32;
-    bitonic::SortFn<std::int32_t> i32;
-    bitonic::SortFn<float> f32;
+    BitonicFn fn;
 };
 #define WRONG_IMPL(name) \
-    WrongImpl { #name, wrong::name<std::uint32_t>, wrong::name<std::int32_t>, wrong::name<float> }
+    WrongImpl { #name, WRONG_FN(name) }
 
 // One wrong implementation per bullet of the README's "## Hints", with the symptom it quotes.
 struct HintedMistake {
@@ -344,30 +304,26 @@ const std::vector<HintedMistake>& readme_hint_table() {
     return table;
 }
 
-// bitonic::check_case for a sort that is not one of the harness's implementations.
-CheckResult check_wrong_case(const WrongImpl& sort, const Case& c, std::uint64_t seed) {
-    const CaseKind kind = bitonic::from_variant(c.variant);
-    switch (kind.type) {
-        case KeyType::U32: return bitonic::check_sort<std::uint32_t>(sort.u32, c.n, c.dist, kind, seed);
-        case KeyType::I32: return bitonic::check_sort<std::int32_t>(sort.i32, c.n, c.dist, kind, seed);
-        case KeyType::F32: return bitonic::check_sort<float>(sort.f32, c.n, c.dist, kind, seed);
-    }
-    throw std::logic_error("unknown key type");
+// The runner's check of one case for a sort that is not one of the harness's variants.
+CheckResult check_wrong_case(const WrongImpl& sort, const SortCase& c, std::uint64_t seed) {
+    return check_fn(sort.fn, c.n, c.dist, c.spec, seed);
 }
 
 // The check's case list up to 2^16 + 1 (every kind, every distribution, the special values;
 // 2^17 + 1 and 2^20 + 5 left out to keep the test short).
-std::vector<Case> small_check_cases() {
-    std::vector<Case> cases = bitonic::exercise().cases(default_options(bitonic::exercise().extra_options));
-    cases.erase(std::remove_if(cases.begin(), cases.end(), [](const Case& c) { return c.n > 65537; }), cases.end());
+std::vector<SortCase> small_check_cases() {
+    std::vector<SortCase> cases = bitonic::exercise().cases(default_options(bitonic::exercise().extra_options));
+    cases.erase(std::remove_if(cases.begin(), cases.end(), [](const SortCase& c) { return c.n > 65537; }), cases.end());
     return cases;
 }
 
 // What `make run` prints about `wrong` over those cases.
 std::string check_output_of(const WrongImpl& sort) {
     const std::uint64_t seed = pmpp::testing::test_seed();
-    return pmpp::check_output(small_check_cases(),
-                              [&](const Case& c) { return check_wrong_case(sort, c, case_seed(seed, c)); });
+    const auto& ex = bitonic::exercise();
+    return pmpp::check_output(ex, small_check_cases(), [&](const SortCase& c) {
+        return check_wrong_case(sort, c, case_seed(seed, ex.untyped(c)));
+    });
 }
 
 }  // namespace
@@ -394,8 +350,8 @@ TEST(ReadmeHints, AWrongSortWhoseOutputFitsNoPatternGetsNoHint) {
     const WrongImpl garbling = WRONG_IMPL(reads_the_direction_from_the_wrong_bit);
     for (const CaseKind& kind : {kU32AscendingKeys, kF32DescendingPairs, kI32AscendingPairs})
         for (std::size_t n : {std::size_t{1025}, std::size_t{8193}, std::size_t{16385}}) {
-            const CheckResult r = check_wrong_case(garbling, Case{"", n, Distribution::Uniform, bitonic::to_variant(kind)},
-                                                   seed_for(n, kind));
+            const CheckResult r =
+                check_wrong_case(garbling, SortCase{n, Distribution::Uniform, kind, true}, seed_for(n, kind));
             ASSERT_FALSE(r.ok) << "n=" << n;
             EXPECT_EQ(r.hint, "") << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
         }
@@ -430,8 +386,10 @@ TEST(SortedOutputReport, NamesBlocksInAlternatingDirectionsThatTheLastStageDidNo
     std::sort(keys.begin() + 512, keys.end());
     const CheckResult r = report_of(in, keys, kU32AscendingKeys);
     ASSERT_FALSE(r.ok);
-    EXPECT_NE(r.hint.find("sorted in blocks of 512 elements in alternating directions"), std::string::npos) << r.report();
-    EXPECT_NE(r.hint.find("never merged by the last stage, k = 1024 = padded_length(n)"), std::string::npos) << r.report();
+    EXPECT_NE(r.hint.find("sorted in blocks of 512 elements in alternating directions"), std::string::npos)
+        << r.report();
+    EXPECT_NE(r.hint.find("never merged by the last stage, k = 1024 = padded_length(n)"), std::string::npos)
+        << r.report();
 }
 
 TEST(SortedOutputReport, NamesTheSharedMemoryTileWhenEveryTileIsSortedAndNoneMerged) {
@@ -496,21 +454,23 @@ TEST(SortedOutputReport, GivesNoHintForKeysInAnOrderWithNoPattern) {
 TEST(Benchmark, MarksWrongASortThatPassesTheCheckAndThenReturnsAtOnceOnRepeatedArguments) {
     PMPP_REQUIRE_GPU();
     // One call per case: the check cannot tell it from a right sort.
-    for (const CheckResult& r : check_wrong<wrong_sorts::remembers_its_last_call>(1000)) EXPECT_TRUE(r.ok) << r.report();
+    for (const CheckResult& r : check_wrong(WRONG_FN(remembers_its_last_call), 1000)) EXPECT_TRUE(r.ok) << r.report();
 
     // The benchmark calls it again and again on the same arrays, with the input restored before
     // each run: the warm-up sorts, the first timed run returns at once and is caught.
     pmpp::testing::BenchFixture bench(TimingOptions{1, 3, true});
     bench.opts = default_options(bitonic::exercise().extra_options);
     BenchContext& ctx = bench.ctx;
+    const auto problem =
+        bitonic::make_sort_problem<std::uint32_t>(4096, Distribution::Uniform, kU32AscendingKeys, ctx.seed);
     const Measurement m = bitonic::bench_in_place<std::uint32_t>(
-        "remembers", wrong_sorts::remembers_its_last_call<std::uint32_t>::fn, 4096, kU32AscendingKeys, ctx);
+        "remembers", wrong::remembers_its_last_call<std::uint32_t>, problem, ctx);
     EXPECT_FALSE(m.correct);
     EXPECT_EQ(m.check_message.find("timed run 1 of 3: "), 0u) << m.check_message;
 
     // A right sort through the same path: every run checked and passed.
     const Measurement right = bitonic::bench_in_place<std::uint32_t>(
-        "seed", bitonic::sort_by_name<std::uint32_t>("seed"), 4096, kU32AscendingKeys, ctx);
+        "seed", bitonic::exercise().variant("seed").fn.sort<std::uint32_t>(), problem, ctx);
     EXPECT_TRUE(right.correct) << right.check_message;
     EXPECT_EQ(right.ms.count, 3u);
 }
@@ -519,8 +479,10 @@ TEST(Benchmark, MarksWrongASortThatWritesPastTheEndOnATimedRun) {
     PMPP_REQUIRE_GPU();
     pmpp::testing::BenchFixture bench(TimingOptions{0, 2, true});
     bench.opts = default_options(bitonic::exercise().extra_options);
-    const Measurement m = bitonic::bench_in_place<float>("i_le_n", wrong_sorts::copies_back_with_i_le_n<float>::fn, 5000,
-                                                         kF32DescendingPairs, bench.ctx);
+    const auto problem =
+        bitonic::make_sort_problem<float>(5000, Distribution::Uniform, kF32DescendingPairs, bench.ctx.seed);
+    const Measurement m =
+        bitonic::bench_in_place<float>("i_le_n", wrong::copies_back_with_i_le_n<float>, problem, bench.ctx);
     EXPECT_FALSE(m.correct);
     EXPECT_EQ(m.check_message.find("timed run 1 of 2: wrote 1 element past the end of keys"), 0u) << m.check_message;
 }
@@ -532,7 +494,8 @@ TEST(Harness, AcceptsEveryReferenceAndTheReferenceAnswerOnEveryCase) {
     const std::string seed = std::to_string(pmpp::testing::test_seed());
     const char* argv[] = {"bitonic", "--impl", "all", "--check", "--seed", seed.c_str()};
     Json results;
-    EXPECT_EQ(run_exercise(bitonic::exercise(), 6, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    EXPECT_EQ(run_exercise(bitonic::exercise().erase(), 6, const_cast<char**>(argv), results), kExitOk)
+        << results.dump();
     for (const auto& impl : results.at("check_summary").items())
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
 }
@@ -541,7 +504,8 @@ TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputsAndCountsLaunc
     PMPP_REQUIRE_GPU();
     const char* argv[] = {"bitonic", "--impl", "all", "--bench", "--size", "2^14", "--repeats", "3", "--warmup", "1"};
     Json results;
-    ASSERT_EQ(run_exercise(bitonic::exercise(), 10, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    ASSERT_EQ(run_exercise(bitonic::exercise().erase(), 10, const_cast<char**>(argv), results), kExitOk)
+        << results.dump();
     std::set<std::string> labels;
     for (const auto& row : results.at("bench").elements()) {
         const std::string label = row.at("label").as_string();
@@ -561,10 +525,13 @@ TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputsAndCountsLaunc
 
 TEST(Harness, BenchmarksAnyKeyTypeOrderAndPairsOnRequest) {
     PMPP_REQUIRE_GPU();
-    const char* argv[] = {"bitonic", "--impl", "fused,shared,thrust,cub", "--bench", "--size", "70000",
-                          "--type", "f32", "--descending", "--pairs", "--repeats", "2"};
+    const char* argv[] = {"bitonic", "--impl",    "fused,shared,thrust,cub",
+                          "--bench", "--size",    "70000",
+                          "--type",  "f32",       "--descending",
+                          "--pairs", "--repeats", "2"};
     Json results;
-    ASSERT_EQ(run_exercise(bitonic::exercise(), 12, const_cast<char**>(argv), results), kExitOk) << results.dump();
+    ASSERT_EQ(run_exercise(bitonic::exercise().erase(), 12, const_cast<char**>(argv), results), kExitOk)
+        << results.dump();
     for (const auto& row : results.at("bench").elements()) EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
 }
 
@@ -572,7 +539,8 @@ TEST(Harness, RejectsAnUnknownKeyTypeAsAUsageError) {
     PMPP_REQUIRE_GPU();
     const char* argv[] = {"bitonic", "--check", "--type", "u64"};
     Json results;
-    EXPECT_EQ(run_exercise(bitonic::exercise(), 4, const_cast<char**>(argv), results), kExitUsage) << results.dump();
+    EXPECT_EQ(run_exercise(bitonic::exercise().erase(), 4, const_cast<char**>(argv), results), kExitUsage)
+        << results.dump();
 }
 
 // ---- memory: the estimates the harness skips sizes by ------------------------------------------------
@@ -588,12 +556,13 @@ TEST(Harness, RejectsAnUnknownKeyTypeAsAUsageError) {
 // The default options, as `make run`: u32 keys alone, 24 bytes a key on the device, 8 on the host.
 TEST(BitonicMemory, EstimatesBoundThePeaksOfTheDefaultBenchmarkOfU32KeysAt2To26) {
     PMPP_REQUIRE_GPU();
-    pmpp::testing::expect_memory_estimates(bitonic::exercise(), std::size_t{1} << 26);
+    pmpp::testing::expect_memory_estimates(bitonic::exercise().erase(), std::size_t{1} << 26);
 }
 
 // The options that hold the most, --type f32 --pairs: 52 bytes a key on the device (values, and
 // the ordered bits CUB sorts float keys as), 12 on the host.
 TEST(BitonicMemory, EstimatesBoundThePeaksOfTheFloatPairsBenchmarkAt2To26) {
     PMPP_REQUIRE_GPU();
-    pmpp::testing::expect_memory_estimates(bitonic::exercise(), std::size_t{1} << 26, {"--type", "f32", "--pairs"});
+    pmpp::testing::expect_memory_estimates(bitonic::exercise().erase(), std::size_t{1} << 26,
+                                           {"--type", "f32", "--pairs"});
 }

@@ -3,7 +3,8 @@
 // These tests pin the plan of passes, the windows, the shared-memory layout and the index
 // arithmetic; the device tests (test_bitonic.cu) then run the same code on the GPU.
 #include "../bitonic_4_fused.cuh"
-#include "../bitonic_harness.h"
+#include "../harness/bitonic_harness.h"
+#include "kind_seed.h"
 
 #include "common/testing.h"
 
@@ -62,8 +63,10 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
         for (u32 tile = 0; tile < tiles; ++tile) {
             HostBlock<Shape, kValues> block;
             block.tile = tile;
-            if (pass.kind == Pass::Kind::SortTiles) sort_tile<Shape, kValues>(block, keys, values, n32, flip, pass.last);
-            else merge_tile<Shape, kValues>(block, keys, values, n32, pass.k, flip, pass.last);
+            if (pass.kind == Pass::Kind::SortTiles)
+                sort_tile<Shape, kValues>(block, keys, values, n32, flip, pass.last);
+            else
+                merge_tile<Shape, kValues>(block, keys, values, n32, pass.k, flip, pass.last);
         }
     }
 }
@@ -74,10 +77,12 @@ void expect_emulation_sorts(std::size_t n, const CaseKind& kind, std::uint64_t s
     std::vector<K> keys = in.keys, expected = in.keys;
     std::vector<u32> values = in.values;
     sort_cpu(expected.data(), nullptr, n, kind.order);
-    if (kind.with_values) emulate_fused<Shape, kMaxLogGlobalItems, true>(keys.data(), values.data(), n, kind.order);
-    else emulate_fused<Shape, kMaxLogGlobalItems, false>(keys.data(), static_cast<u32*>(nullptr), n, kind.order);
-    const CheckResult r = bitonic::check_sorted_output(in, expected, keys.data(),
-                                                       kind.with_values ? values.data() : nullptr, kind.order);
+    if (kind.with_values)
+        emulate_fused<Shape, kMaxLogGlobalItems, true>(keys.data(), values.data(), n, kind.order);
+    else
+        emulate_fused<Shape, kMaxLogGlobalItems, false>(keys.data(), static_cast<u32*>(nullptr), n, kind.order);
+    const CheckResult r =
+        bitonic::check_sorted_output(in, expected, keys.data(), kind.with_values ? values.data() : nullptr, kind.order);
     EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
 }
 
@@ -88,17 +93,21 @@ void expect_emulation_sorts_every_kind(const std::vector<std::size_t>& sizes) {
             CaseKind kind = base;
             kind.specials = specials;
             for (std::size_t n : sizes) {
-                const std::uint64_t seed = pmpp::testing::test_seed(n * 64 + static_cast<std::size_t>(bitonic::to_variant(kind)));
+                const std::uint64_t seed = bitonic_tests::seed_for(n, kind);
                 switch (kind.type) {
-                    case KeyType::U32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::uint32_t>(n, kind, seed); break;
-                    case KeyType::I32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::int32_t>(n, kind, seed); break;
+                    case KeyType::U32:
+                        expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::uint32_t>(n, kind, seed);
+                        break;
+                    case KeyType::I32:
+                        expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::int32_t>(n, kind, seed);
+                        break;
                     case KeyType::F32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, float>(n, kind, seed); break;
                 }
             }
         }
 }
 
-using SmallShape = TileShape<5, 5>;    // 32 threads x 32 = 1024 per tile: many stages past the tile cheaply
+using SmallShape = TileShape<5, 5>;  // 32 threads x 32 = 1024 per tile: many stages past the tile cheaply
 using ShippedShape = TileShape<8, 5>;  // what bitonic_4_fused.cu launches
 
 // The steps (log2 k, log2 j) a plan performs, in order.
@@ -194,8 +203,10 @@ void expect_shared_layout_sound() {
         for (u32 warp = 0; warp < static_cast<u32>(Shape::kThreads) / 32; ++warp)
             for (int r = 0; r < Shape::kItems; ++r) {
                 std::set<u32> banks;
-                for (u32 lane = 0; lane < 32; ++lane) banks.insert(smem_slot(Shape::index(warp * 32 + lane, r, c)) % 32);
-                ASSERT_EQ(banks.size(), 32u) << "window " << c << " warp " << warp << " register " << r << ": bank conflict";
+                for (u32 lane = 0; lane < 32; ++lane)
+                    banks.insert(smem_slot(Shape::index(warp * 32 + lane, r, c)) % 32);
+                ASSERT_EQ(banks.size(), 32u)
+                    << "window " << c << " warp " << warp << " register " << r << ": bank conflict";
             }
     }
 }
@@ -248,7 +259,8 @@ TEST(FusedKeys, EncodingFollowsTheTotalOrderBothWaysAndRoundTrips) {
         for (u32 flip : {0u, ~0u}) {
             const float fa = key_from_bits<float>(a), fb = key_from_bits<float>(b);
             ASSERT_EQ(bits_of(decode<float>(encode(fa, flip), flip)), a);
-            ASSERT_EQ(decode<std::int32_t>(encode(static_cast<std::int32_t>(a), flip), flip), static_cast<std::int32_t>(a));
+            ASSERT_EQ(decode<std::int32_t>(encode(static_cast<std::int32_t>(a), flip), flip),
+                      static_cast<std::int32_t>(a));
             ASSERT_EQ(decode<u32>(encode(a, flip), flip), a);
             const bitonic::Before<float> before{flip != 0};
             ASSERT_EQ(before(fa, fb), encode(fa, flip) < encode(fb, flip));

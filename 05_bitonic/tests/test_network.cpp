@@ -3,8 +3,9 @@
 // for its steps and comparators), the checker (it rejects each kind of wrong output), the inputs
 // and the case list.
 #include "../bitonic.h"
-#include "../bitonic_harness.h"
 #include "../bitonic_network.h"
+#include "../harness/bitonic_harness.h"
+#include "kind_seed.h"
 
 #include "common/testing.h"
 
@@ -38,8 +39,8 @@ void expect_network_agrees_with_std_sort(std::size_t n, const CaseKind& kind, st
     std::vector<std::uint32_t> values = in.values;
     sort_cpu(expected.data(), nullptr, n, kind.order);
     bitonic_network_cpu(keys.data(), kind.with_values ? values.data() : nullptr, n, kind.order);
-    const CheckResult r = bitonic::check_sorted_output(in, expected, keys.data(),
-                                                       kind.with_values ? values.data() : nullptr, kind.order);
+    const CheckResult r =
+        bitonic::check_sorted_output(in, expected, keys.data(), kind.with_values ? values.data() : nullptr, kind.order);
     EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
 }
 
@@ -68,13 +69,15 @@ TEST(CpuNetwork, SortsEveryZeroOneInputOfEveryLengthUpTo16) {
     for (std::size_t n = 0; n <= 16; ++n)
         for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending})
             for (unsigned mask = 0; mask < (1u << n); ++mask)
-                ASSERT_TRUE(network_sorts_zero_one_input(mask, n, order)) << "n=" << n << " bits 0x" << std::hex << mask;
+                ASSERT_TRUE(network_sorts_zero_one_input(mask, n, order))
+                    << "n=" << n << " bits 0x" << std::hex << mask;
 }
 
 TEST(CpuNetwork, CountsLTimesLPlusOneOverTwoStepsAndNOver4LTimesLPlusOneComparators) {
     for (int L = 0; L <= 14; ++L) {
         const std::size_t n = std::size_t{1} << L;
-        std::vector<std::uint32_t> keys = generate<std::uint32_t>(n, Distribution::Uniform, pmpp::testing::test_seed(L));
+        std::vector<std::uint32_t> keys =
+            generate<std::uint32_t>(n, Distribution::Uniform, pmpp::testing::test_seed(L));
         const NetworkCounts c = bitonic_network_cpu(keys.data(), nullptr, n, SortOrder::Ascending);
         EXPECT_EQ(c.steps, static_cast<std::size_t>(L) * (L + 1) / 2) << "n=2^" << L;
         EXPECT_EQ(c.comparators, n * L * (L + 1) / 4) << "n=2^" << L;
@@ -105,7 +108,7 @@ TEST(CpuNetwork, AgreesWithStdSortOnRandomInputsOfEveryLengthKeyTypeAndOrder) {
             CaseKind kind = base;
             kind.specials = specials;
             for (std::size_t n : sizes) {
-                const std::uint64_t seed = pmpp::testing::test_seed(n * 64 + static_cast<std::size_t>(bitonic::to_variant(kind)));
+                const std::uint64_t seed = bitonic_tests::seed_for(n, kind);
                 switch (kind.type) {
                     case KeyType::U32: expect_network_agrees_with_std_sort<std::uint32_t>(n, kind, seed); break;
                     case KeyType::I32: expect_network_agrees_with_std_sort<std::int32_t>(n, kind, seed); break;
@@ -142,7 +145,8 @@ TEST(NetworkRules, TheSeedsDirectionRuleFailsOnlyWhenNIsNotAPowerOfTwo) {
         for (std::size_t k = 2; k <= bitonic::padded_length(n); k <<= 1)
             for (std::size_t j = k >> 1; j > 0; j >>= 1)
                 for (std::size_t i = 0; i < n; ++i)
-                    if ((i ^ j) > i && (i ^ j) < n) bitonic::compare_exchange(keys, nullptr, i, i ^ j, (i & k) == 0, before);
+                    if ((i ^ j) > i && (i ^ j) < n)
+                        bitonic::compare_exchange(keys, nullptr, i, i ^ j, (i & k) == 0, before);
         return std::is_sorted(keys, keys + n);
     };
     std::size_t lengths_failing = 0;
@@ -254,16 +258,17 @@ TEST(Inputs, ValuesAreDistinctAndSpecialValuesAppear) {
 }
 
 TEST(Cases, CoverEveryPowerOfTwoEdgeEveryKindEveryDistributionAndTheSpecials) {
-    const ExerciseDef def = bitonic::exercise();
+    const auto& ex = bitonic::exercise();
     const char* argv[] = {"bitonic"};
-    const auto cases = def.cases(parse_command_line(1, argv, def.extra_options, def.max_size));
+    const auto cases = ex.cases(parse_command_line(1, argv, ex.extra_options, ex.max_size));
     std::set<std::size_t> sizes;
-    std::set<int> variants;
+    std::set<std::string> kinds;
     std::set<Distribution> dists;
     for (const auto& c : cases) {
         sizes.insert(c.n);
-        variants.insert(c.variant);
+        kinds.insert(bitonic::describe(c.spec));
         dists.insert(c.dist);
+        EXPECT_TRUE(c.in_place) << ex.label(c);
     }
     for (std::size_t n : {0, 1, 2, 3}) EXPECT_TRUE(sizes.count(n)) << n;
     for (int k : {4, 5, 10, 11, 12, 13, 14, 17})
@@ -271,16 +276,18 @@ TEST(Cases, CoverEveryPowerOfTwoEdgeEveryKindEveryDistributionAndTheSpecials) {
             EXPECT_TRUE(sizes.count(n)) << n;
     EXPECT_TRUE(sizes.count((std::size_t{1} << 20) + 5));
     EXPECT_EQ(dists.size(), all_distributions().size());
-    EXPECT_EQ(variants.size(), 24u) << "3 key types x 2 orders x keys or pairs, each also with special values";
+    EXPECT_EQ(kinds.size(), 24u) << "3 key types x 2 orders x keys or pairs, each also with special values";
 }
 
-TEST(Cases, KindsRoundTripThroughTheCaseVariant) {
-    for (const CaseKind& base : bitonic::all_kinds())
-        for (bool specials : {false, true}) {
-            CaseKind kind = base;
-            kind.specials = specials;
-            const CaseKind back = bitonic::from_variant(bitonic::to_variant(kind));
-            EXPECT_EQ(bitonic::describe(back), bitonic::describe(kind));
-        }
+TEST(Cases, EveryCaseHasALabelOfItsOwnThatNamesItsKind) {
+    // Case seeds derive from labels: two cases with one label would sort the same input.
+    const auto& ex = bitonic::exercise();
+    const auto cases = ex.cases(default_options(ex.extra_options));
+    std::set<std::string> labels;
+    for (const auto& c : cases) labels.insert(ex.label(c));
+    EXPECT_EQ(labels.size(), cases.size());
+    const CaseKind kind{KeyType::F32, SortOrder::Descending, true, true};
+    EXPECT_EQ(ex.label({1000, Distribution::FewDistinct, kind, true}),
+              "n=2^10-24 few-distinct f32 desc pairs specials");
     EXPECT_EQ(bitonic::all_kinds().size(), 12u);
 }

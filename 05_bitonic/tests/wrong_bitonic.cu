@@ -109,9 +109,12 @@ __global__ void fill_padding(K* keys, std::uint32_t* values, std::size_t n, std:
 template <typename K>
 K last_key(SortOrder order) {
     const std::uint32_t bits = order == SortOrder::Ascending ? 0xFFFFFFFFu : 0u;
-    if constexpr (std::is_same_v<K, float>) return pmpp::from_ordered_bits(bits);
-    else if constexpr (std::is_same_v<K, std::int32_t>) return pmpp::from_ordered_bits_i32(bits);
-    else return bits;
+    if constexpr (std::is_same_v<K, float>)
+        return pmpp::from_ordered_bits(bits);
+    else if constexpr (std::is_same_v<K, std::int32_t>)
+        return pmpp::from_ordered_bits_i32(bits);
+    else
+        return bits;
 }
 
 // The key that sorts before every other in `order`: ordered bits all zeros (all ones descending).
@@ -122,8 +125,8 @@ K first_key(SortOrder order) {
 
 // scratch[0, padded] = keys[0, n), then `last` up to the spare element at `padded`.
 template <typename K>
-__global__ void copy_into_padded(const K* keys, const std::uint32_t* values, std::size_t n, std::size_t padded,
-                                 K last, K* scratch, std::uint32_t* scratch_values) {
+__global__ void copy_into_padded(const K* keys, const std::uint32_t* values, std::size_t n, std::size_t padded, K last,
+                                 K* scratch, std::uint32_t* scratch_values) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i > padded) return;
     scratch[i] = i < n ? keys[i] : last;
@@ -201,7 +204,8 @@ template <typename K>
 void pads_in_memory_past_the_end(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     const std::size_t padded = bitonic::padded_length(n);
     if (padded > n) {
-        fill_padding<<<static_cast<unsigned>((padded - n + 255) / 256), 256>>>(keys, values, n, padded, last_key<K>(order));
+        fill_padding<<<static_cast<unsigned>((padded - n + 255) / 256), 256>>>(keys, values, n, padded,
+                                                                               last_key<K>(order));
         PMPP_CHECK_LAUNCH();
     }
     faulty_network(Mistake::None, keys, values, padded, order);  // the keys below n come out right
@@ -243,9 +247,8 @@ void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, Sort
     pmpp::DeviceBuffer<K> scratch(padded + 1);
     pmpp::DeviceBuffer<std::uint32_t> scratch_values(values != nullptr ? padded + 1 : 0);
     std::uint32_t* scratch_values_ptr = values != nullptr ? scratch_values.data() : nullptr;
-    copy_into_padded<<<static_cast<unsigned>((padded + 1 + 255) / 256), 256>>>(keys, values, n, padded,
-                                                                                last_key<K>(order), scratch.data(),
-                                                                                scratch_values_ptr);
+    copy_into_padded<<<static_cast<unsigned>((padded + 1 + 255) / 256), 256>>>(
+        keys, values, n, padded, last_key<K>(order), scratch.data(), scratch_values_ptr);
     PMPP_CHECK_LAUNCH();
     faulty_network(Mistake::None, scratch.data(), scratch_values_ptr, padded, order);
     copy_back_with_i_le_n<<<64, 256>>>(scratch.data(), scratch_values_ptr, n, keys, values);

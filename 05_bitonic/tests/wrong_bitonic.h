@@ -39,16 +39,16 @@ void leaves_out_the_steps_longer_than_a_tile(K* keys, std::uint32_t* values, std
 
 // ---- writes outside the array, and a sort that games the benchmark ------------------------------
 template <typename K>  // sorts a padded copy, then copies it back with a grid-stride loop bounded by
-                       // `i <= n`: one element written past the end at every n, a multiple of the
-                       // block size or not
+// `i <= n`: one element written past the end at every n, a multiple of the
+// block size or not
 void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // pads to the next power of two in memory before index 0, with the first key
 void pads_in_memory_before_the_start(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // sorts, then gives the second of two equal keys the first one's value too:
-                       // the keys are right, one input element's value appears twice
+// the keys are right, one input element's value appears twice
 void duplicates_a_value_between_equal_keys(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // sorts right on its first call; afterwards returns at once when the keys and
-                       // values pointers, n and the order are those of its last call (a memo)
+// values pointers, n and the order are those of its last call (a memo)
 void remembers_its_last_call(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 
 }  // namespace wrong

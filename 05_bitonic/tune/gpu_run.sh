@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 05_bitonic on a GPU machine, from the repository root; about 4 minutes on an H200:
-#  1. build (the variant-4 sweep compiles alongside), 2. the test suite (nothing may be skipped),
+#  1. build (make tune builds the variant-4 sweep too), 2. the test suite (nothing may be skipped),
 #  3. `make run` with the starter (must be rejected) at 2^14, 4. the reference answer with
 #  --impl all --check --bench (the full case list; 2^14, 2^20, 2^24, 2^26), 5. the sweep over
 #  tile shapes and long-pass widths (tune/sweep.cu), 6. DRAM bytes of variant 4 at 2^24
@@ -8,10 +8,7 @@
 source "$(dirname "$0")/../../common/gpu_steps.sh"
 gpu_summary
 
-NVCC_SWEEP="nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. -I05_bitonic"
-( timeout 150 $NVCC_SWEEP -c 05_bitonic/tune/sweep.cu -o /tmp/sweep05.o > "$LOGS/sweep_build.log" 2>&1 ) &
-SWEEP_BUILD=$!
-TAILN=5 step build 170 make -j16 -C 05_bitonic ARCH=sm_90 all test-build
+TAILN=5 step build 170 make -j16 -C 05_bitonic ARCH=sm_90 all test-build tune
 
 TAILN=4 step test 120 make -C 05_bitonic test ARCH=sm_90
 grep -E "^\[  (FAILED|SKIPPED) |Failure" -A4 "$LOGS/test.log" | head -40
@@ -20,9 +17,7 @@ TAILN=28 step run_student 60 make -C 05_bitonic run ARCH=sm_90 RUN_ARGS="--size 
 
 TAILN=75 step run_solution 150 05_bitonic/build/bitonic_solution --impl all --check --bench --seed 2 --json "$LOGS/solution.json"
 
-wait $SWEEP_BUILD; echo "[sweep compile rc=$?]"; tail -3 "$LOGS/sweep_build.log"
-$NVCC_SWEEP /tmp/sweep05.o 05_bitonic/build/obj/bitonic_cub.cu.o common/build/libpmpp_common.a -o /tmp/sweep05 \
-    >> "$LOGS/sweep_build.log" 2>&1 && TAILN=45 step sweep 90 /tmp/sweep05
+TAILN=45 step sweep 90 05_bitonic/build/tune/sweep
 
 # One sort (the benchmark's untimed counting run: the first 33 kernels in the range) at 2^24.
 TAILN=3 step dram_fused 90 ncu --nvtx --nvtx-include "impl:fused/" --launch-count 33 --csv --print-units base \
@@ -31,4 +26,3 @@ TAILN=3 step dram_fused 90 ncu --nvtx --nvtx-include "impl:fused/" --launch-coun
 awk -F'","' '/dram__bytes/ { v = $NF; gsub(/[",]/, "", v); if ($(NF-2) ~ /read/) r += v; else w += v; k++ }
     END { printf "fused, one sort of 2^24 u32: %d kernel metrics, DRAM read %.3f GB + written %.3f GB = %.3f GB\n", k, r / 1e9, w / 1e9, (r + w) / 1e9 }' \
     "$LOGS/dram_fused.log" | tee "$LOGS/dram_fused_total.txt"
-rm -f /tmp/sweep05.o /tmp/sweep05

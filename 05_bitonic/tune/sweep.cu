@@ -81,11 +81,17 @@ void time_passes(Data& d, L2Flusher& flusher, double copy_gbs) {
         const double gbs = bytes / s.median / 1e6;
         std::printf("  %-34s %8.4f ms  %6.0f GB/s = %.2f of copy\n", what, s.median, gbs, gbs / copy_gbs);
     };
-    report("sort tiles (all stages <= tile)", time_device(timing(), &flusher, [&] {
-               sort_tiles_kernel<Shape, false, u32><<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n, 0u, false);
-           }, [&] { d.restore(false); }));
+    report("sort tiles (all stages <= tile)", time_device(
+                                                  timing(), &flusher,
+                                                  [&] {
+                                                      sort_tiles_kernel<Shape, false, u32>
+                                                          <<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n,
+                                                                                             0u, false);
+                                                  },
+                                                  [&] { d.restore(false); }));
     report("merge tiles (13 short strides)", time_device(timing(), &flusher, [&] {
-               merge_tiles_kernel<Shape, false, u32><<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n, 1u << 24, 0u, false);
+               merge_tiles_kernel<Shape, false, u32>
+                   <<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n, 1u << 24, 0u, false);
            }));
     static_for<1, kG + 1>([&](auto g) {
         constexpr int G = decltype(g)::value;
@@ -94,8 +100,9 @@ void time_passes(Data& d, L2Flusher& flusher, double copy_gbs) {
         char what[64];
         std::snprintf(what, sizeof what, "long pass, %d stride(s) (%d per thread)", G, 1 << G);
         report(what, time_device(timing(), &flusher, [&] {
-                   global_pass_kernel<G, false, u32><<<(threads + kGlobalThreads - 1) / kGlobalThreads, kGlobalThreads>>>(
-                       d.keys.data(), nullptr, n, 1u << 24, low_bit, threads);
+                   global_pass_kernel<G, false, u32>
+                       <<<(threads + kGlobalThreads - 1) / kGlobalThreads, kGlobalThreads>>>(
+                           d.keys.data(), nullptr, n, 1u << 24, low_bit, threads);
                }));
     });
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -103,7 +110,8 @@ void time_passes(Data& d, L2Flusher& flusher, double copy_gbs) {
 
 double time_cub(Data& d, L2Flusher& flusher) {
     CubRadixSort<u32> cub(d.n, false, SortOrder::Ascending);
-    const Stats s = time_device(timing(), &flusher, [&] { cub.sort(d.source.data(), d.keys.data(), nullptr, nullptr, d.n); });
+    const Stats s =
+        time_device(timing(), &flusher, [&] { cub.sort(d.source.data(), d.keys.data(), nullptr, nullptr, d.n); });
     std::printf("  cub::DeviceRadixSort keys: %.3f ms  %.2f Gkeys/s\n", s.median, d.n / s.median / 1e6);
     return s.median;
 }

@@ -1,4 +1,5 @@
-// odd_even_transposition.cu: the foil. Odd-even transposition sort compares neighbours only:
+// odd_even_baseline.cu: the foil, a baseline of the benchmark's (not a variant of the network,
+// not an answer to a task). Odd-even transposition sort compares neighbours only:
 // step s compares (i, i+1) for every i of the parity of s, and n steps sort any input. Like the
 // bitonic network its schedule ignores the data, but it needs n steps where the network needs
 // L(L+1)/2 (n = 2^14: 16384 launches against 105), and O(n^2) comparisons. The benchmark times
@@ -6,7 +7,7 @@
 // PMPP chapter 13 (sorting).
 //
 // Measured (H200, 2026-11-30): 80.6 ms at 2^14 (16384 launches), against 0.46 ms for the seed.
-#include "bitonic.h"
+#include "bitonic_harness.h"
 #include "bitonic_network.h"
 
 #include "common/cuda_check.h"
@@ -24,6 +25,8 @@ __global__ void odd_even_step(K* keys, std::uint32_t* values, std::size_t n, uns
 
 }  // namespace
 
+namespace bitonic {
+
 template <typename K>
 void odd_even_transposition_sort(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
@@ -38,3 +41,5 @@ void odd_even_transposition_sort(K* keys, std::uint32_t* values, std::size_t n, 
 }
 
 BITONIC_INSTANTIATE_SORT(odd_even_transposition_sort)
+
+}  // namespace bitonic

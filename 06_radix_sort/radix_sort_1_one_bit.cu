@@ -10,7 +10,7 @@
 // scan), scatter 4 + 4 + 4, its writes split between two places per warp: 28 bytes and 4
 // launches per bit, 32 passes for 32-bit keys. The variants after this one cut both.
 // The scan is 02_scan's (linked, not copied): the reference runs it on 02's single-pass scan,
-// the reference answer (radix_sort_solution.cu) on the student's scan slot.
+// the reference answer (harness/radix_sort_solution.cu) on the student's scan slot.
 // Measured (H200, 2026-11-30): 2^28 u32 keys in 77.5 ms (3.46 Gkeys/s, 12x CUB's time); the
 // 32 passes' scatters are the largest stage (30.8 ms) (NOTES.md).
 #include "radix_sort.h"

@@ -8,11 +8,11 @@
 // instead of 32 scattered places. The device-wide scan shrinks too: it runs over two counts per
 // tile (zeros, ones), not one flag per key. Per pass: count (read 4 bytes per key), scan of the
 // counts, split and scatter (read 4, write 4): 12 bytes per key instead of about 24.
-// Still one bit per pass: 32 passes for 32-bit keys. The machinery is radix_sort_tiled.cuh,
+// Still one bit per pass: 32 passes for 32-bit keys. The machinery is radix_sort_2_tiled.cuh,
 // shared with variants 3 and 4, which change only its parameters.
 // Measured (H200, 2026-11-30): 2^28 u32 keys in 73.7 ms (3.64 Gkeys/s), barely faster than
 // variant 1: the block-local sort now costs what the coalesced stores saved (NOTES.md).
-#include "radix_sort_tiled.cuh"
+#include "radix_sort_2_tiled.cuh"
 
 namespace radix_sort {
 

@@ -9,7 +9,7 @@
 // 16 keys, half a warp's worth).
 // Measured (H200, 2026-11-30): 2^28 u32 keys in 33.2 ms (8.07 Gkeys/s): a quarter of the passes,
 // less than half the time, the tile sort now the largest stage (NOTES.md).
-#include "radix_sort_tiled.cuh"
+#include "radix_sort_2_tiled.cuh"
 
 namespace radix_sort {
 

@@ -9,7 +9,7 @@
 // (blocked order, for a stable split); shared memory is padded one word every 32 so those
 // accesses do not fall into the same banks.
 // Measured (H200, 2026-11-30): 2^28 u32 keys in 15.9 ms (16.8 Gkeys/s), 2.1x variant 3 (NOTES.md).
-#include "radix_sort_tiled.cuh"
+#include "radix_sort_2_tiled.cuh"
 
 namespace radix_sort {
 

@@ -54,10 +54,11 @@ using ShippedConfig = typename Shipped<sizeof(Key), PAIRS>::type;
 // Every shipped shape fits the smallest supported GPU's shared memory per block, so none needs a
 // fallback (on a T4 the 8-byte shapes run one block per SM instead of two).
 template <std::size_t KEY_BYTES, bool PAIRS>
-constexpr bool fits_every_gpu = sizeof(onesweep::PassStorage<std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>,
-                                                             typename Shipped<KEY_BYTES, PAIRS>::type>) <=
-                                pmpp::kSmallestSharedPerBlock;
-static_assert(fits_every_gpu<4, false> && fits_every_gpu<4, true> && fits_every_gpu<8, false> && fits_every_gpu<8, true>,
+constexpr bool fits_every_gpu =
+    sizeof(onesweep::PassStorage<std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>,
+                                 typename Shipped<KEY_BYTES, PAIRS>::type>) <= pmpp::kSmallestSharedPerBlock;
+static_assert(fits_every_gpu<4, false> && fits_every_gpu<4, true> && fits_every_gpu<8, false> &&
+                  fits_every_gpu<8, true>,
               "a shipped onesweep shape needs more shared memory than an sm_75 GPU has per block");
 
 }  // namespace

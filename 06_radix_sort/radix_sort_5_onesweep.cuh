@@ -31,7 +31,7 @@
 
 #include "radix_sort.h"
 
-#include "../02_scan/scan_primitives.cuh"
+#include "../02_scan/scan_3_lookback.cuh"
 
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
@@ -50,13 +50,13 @@ constexpr unsigned kFullMask = 0xFFFFFFFFu;
 // The look-back status of (tile, digit): a flag in the top two bits, a count in the low 30
 // (hence kMaxKeys). 0 means "nothing published yet" (the statuses are cleared before a sort).
 constexpr unsigned kStatusAggregate = 1u << 30;  // the count of the digit in this tile
-constexpr unsigned kStatusPrefix = 2u << 30;     // the count in this tile and every tile before
+constexpr unsigned kStatusPrefix = 2u << 30;  // the count in this tile and every tile before
 constexpr unsigned kCountMask = (1u << 30) - 1;
 
 // How a warp finds the lanes whose key has the same digit.
 enum class PeerMatch {
     MatchAny,  // one __match_any_sync
-    Ballots,   // eight __ballot_sync, one per bit of the digit
+    Ballots,  // eight __ballot_sync, one per bit of the digit
 };
 
 // One shape of the pass kernel. THREADS: at least one thread per digit. WAIT_NS: how long a
@@ -127,8 +127,8 @@ template <class Key, class Cfg>
 struct PassStorage {
     union {
         unsigned warp_offsets[Cfg::kWarps][kDigits];  // while ranking: per warp and digit
-        BitsOf<Key> keys[Cfg::kTile];                 // then the tile's keys in sorted order
-        Value values[Cfg::kTile];                     // then its values
+        BitsOf<Key> keys[Cfg::kTile];  // then the tile's keys in sorted order
+        Value values[Cfg::kTile];  // then its values
     };
     unsigned run_offset[kDigits];  // output index of the tile's run of digit d, minus its start in the tile
     scan_primitives::BlockScanStorage<Cfg::kThreads> scan;
@@ -155,8 +155,7 @@ __device__ __forceinline__ unsigned look_back(unsigned* statuses, unsigned tile,
     unsigned before = 0;
     for (unsigned pred = tile; pred-- > 0;) {
         unsigned status;
-        while ((status = read_status(&statuses[pred * kDigits + digit])) == 0) {
-        }
+        while ((status = read_status(&statuses[pred * kDigits + digit])) == 0) {}
         before += status & kCountMask;
         if (status & kStatusPrefix) break;
     }
@@ -307,10 +306,10 @@ template <class Key, class Cfg>
 struct Layout {
     Key* keys = nullptr;
     Value* values = nullptr;
-    unsigned* histograms = nullptr;     // [passes][256]: counts, then starts
+    unsigned* histograms = nullptr;  // [passes][256]: counts, then starts
     unsigned* tile_counters = nullptr;  // [passes]
-    unsigned* statuses = nullptr;       // [passes][tiles][256]
-    std::size_t cleared_bytes = 0;      // from histograms to the end of statuses
+    unsigned* statuses = nullptr;  // [passes][tiles][256]
+    std::size_t cleared_bytes = 0;  // from histograms to the end of statuses
     std::size_t tiles = 0;
     int passes = 0;
     std::size_t bytes = 0;

@@ -1,10 +1,10 @@
 // The passes of variants 2-5, emulated step by step on the host: the same tiles, the same
-// index arithmetic (the helpers of radix_sort_tiled.cuh and radix_sort_5_onesweep.cuh), the
+// index arithmetic (the helpers of radix_sort_2_tiled.cuh and radix_sort_5_onesweep.cuh), the
 // same counting, ranking and look-back, one thread after another. A pass is right when it
 // equals a stable counting sort by its digit. These run without a GPU: they check the
 // algorithm and its arithmetic; the device tests check the kernels themselves.
 #include "../radix_sort_5_onesweep.cuh"
-#include "../radix_sort_tiled.cuh"
+#include "../radix_sort_2_tiled.cuh"
 
 #include "common/testing.h"
 

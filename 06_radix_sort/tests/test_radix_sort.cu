@@ -3,7 +3,7 @@
 // the check rejects each deliberately wrong sort and says why, writes outside the arrays
 // included; the benchmark checks every run it makes; the harness runs end to end.
 // Every test here starts with PMPP_REQUIRE_GPU(): skipped without a GPU, never on one.
-#include "../radix_sort_harness.h"
+#include "../harness/radix_sort_harness.h"
 #include "wrong_radix_sort.h"
 
 #include "common/testing.h"
@@ -26,6 +26,18 @@ SortImpl<Key> wrong_impl(void (*fn)(const SortArgs<Key>&)) {
     return {wrong::workspace_bytes<Key>, fn};
 }
 
+// One case of the list's kind, for a sort of one key type, on the problem the runner makes for it.
+template <class Key>
+CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std::size_t n, std::uint64_t seed) {
+    const CaseProblem p = exercise().make_problem(make_case(spec, n), seed, Options{});
+    return check_sort(impl, std::get<SortProblem<Key>>(p));
+}
+
+template <class Key>
+const SortImpl<Key>& variant_sort(const std::string& name) {
+    return exercise().variant(name).fn.get<Key>();
+}
+
 bool says(const CheckResult& r, const std::string& words) {
     return (r.message + " " + r.hint).find(words) != std::string::npos;
 }
@@ -42,12 +54,12 @@ class RadixSortImplementation : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RadixSortImplementation, MatchesTheCpuOnEveryCaseOfTheList) {
     PMPP_REQUIRE_GPU();
-    // The same inputs for every implementation (the suite's seed), so the CPU sorts each large
-    // case once (radix_sort_harness.cu remembers its answers).
+    // The same inputs for every implementation (the suite's seed); each case's problem (its input
+    // and the CPU's answer) made for each implementation.
     const auto cases = exercise().cases(default_options(exercise().extra_options));
     for (std::size_t i = 0; i < cases.size(); ++i) {
-        const CheckResult r = check_case(GetParam(), cases[i], derive_seed(pmpp::testing::suite_seed(), i));
-        EXPECT_TRUE(r.ok) << GetParam() << " " << cases[i].label << ": " << r.report();
+        const CheckResult r = exercise().check_case(GetParam(), cases[i], derive_seed(pmpp::testing::suite_seed(), i));
+        EXPECT_TRUE(r.ok) << GetParam() << " " << exercise().label(cases[i]) << ": " << r.report();
     }
 }
 
@@ -61,7 +73,7 @@ INSTANTIATE_TEST_SUITE_P(AllImplementations, RadixSortImplementation,
 TEST(RadixSortOnesweep, StaysCorrectOverManyRepeatsOfALargeSort) {
     // A race in the look-back or the ranking shows up as a rare wrong tile: repeat, fresh inputs.
     PMPP_REQUIRE_GPU();
-    const auto impl = impl_by_name<std::uint32_t>("onesweep");
+    const auto& impl = variant_sort<std::uint32_t>("onesweep");
     for (int rep = 0; rep < 8; ++rep) {
         const CheckResult r = check_case_with(impl, spec(KeyType::U32, rep % 2 == 1, InputKind::Uniform),
                                               (std::size_t{1} << 24) + 3, pmpp::testing::test_seed(rep));
@@ -79,13 +91,13 @@ TEST(RadixSortOnesweep, SortsSixteenBitKeysInTwoPasses) {
         int passes = 0;
         void mark(const std::string& stage, double) override { passes += stage.rfind("pass", 0) == 0; }
     } count;
-    const auto onesweep = impl_by_name<std::uint32_t>("onesweep");
+    const auto& onesweep = variant_sort<std::uint32_t>("onesweep");
     SortImpl<std::uint32_t> counted{onesweep.workspace_bytes, [&](const SortArgs<std::uint32_t>& a) {
                                         SortArgs<std::uint32_t> b = a;
                                         b.stages = &count;
                                         onesweep.run(b);
                                     }};
-    const CheckResult r = check_sort(counted, in, expected_sort(in, {0, 16}), {0, 16});
+    const CheckResult r = check_sort(counted, SortProblem<std::uint32_t>{in, expected_sort(in, {0, 16}), {0, 16}});
     EXPECT_TRUE(r.ok) << r.report();
     EXPECT_EQ(count.passes, 2);
 }
@@ -159,11 +171,12 @@ TEST(RadixSortCheck, NamesTheTileAnUnwrittenTailStartsAt) {
     PMPP_REQUIRE_GPU();
     const SortImpl<std::uint32_t> impl{wrong::copy_out_workspace_bytes<std::uint32_t>,
                                        wrong::copies_out_on_a_rounded_down_grid<std::uint32_t>};
-    const CheckResult r = check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 1000,
-                                          pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 1000, pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "the last 232 elements, from index 768, the start of tile 3 (of 256 elements) to the end, "
-                        "still hold the poison"))
+    EXPECT_TRUE(says(r,
+                     "the last 232 elements, from index 768, the start of tile 3 (of 256 elements) to the end, "
+                     "still hold the poison"))
         << r.report();
 }
 
@@ -195,8 +208,8 @@ TEST(RadixSortCheck, RejectsAWriteOnePastTheEndOfTheKeysWhetherOrNotTheBlockSize
     const SortImpl<std::uint32_t> impl{wrong::one_past_the_end_workspace_bytes<std::uint32_t>,
                                        wrong::writes_one_past_the_end<std::uint32_t>};
     for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {  // the wrong copy's blocks are of 256
-        const CheckResult r = check_case_with(impl, spec(KeyType::U32, false, InputKind::Uniform), n,
-                                              pmpp::testing::test_seed(n));
+        const CheckResult r =
+            check_case_with(impl, spec(KeyType::U32, false, InputKind::Uniform), n, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_TRUE(says(r, "wrote 1 element past the end of keys_out (index " + std::to_string(n))) << r.report();
     }
@@ -206,8 +219,8 @@ TEST(RadixSortCheck, RejectsAWriteOneBeforeTheStartOfTheValues) {
     PMPP_REQUIRE_GPU();
     const SortImpl<std::uint64_t> impl{wrong::one_before_the_start_workspace_bytes<std::uint64_t>,
                                        wrong::writes_one_before_the_start<std::uint64_t>};
-    const CheckResult r = check_case_with(impl, spec(KeyType::U64, true, InputKind::Uniform), 5000,
-                                          pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case_with(impl, spec(KeyType::U64, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_TRUE(says(r, "wrote 1 element before the start of values_out")) << r.report();
 }
@@ -216,8 +229,8 @@ TEST(RadixSortCheck, RejectsAWritePastTheEndOfTheWorkspace) {
     PMPP_REQUIRE_GPU();
     const SortImpl<std::uint32_t> impl{wrong::short_flags_workspace_bytes<std::uint32_t>,
                                        wrong::overruns_its_workspace<std::uint32_t>};
-    const CheckResult r = check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 4097,
-                                          pmpp::testing::test_seed());
+    const CheckResult r =
+        check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 4097, pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_TRUE(says(r, "past the end of the workspace")) << r.report();
 }
@@ -230,8 +243,9 @@ template <class Key>
 Measurement bench_student(const SortImpl<Key>& impl, std::size_t n, bool pairs) {
     pmpp::testing::BenchFixture bench;  // what the harness hands a bench function
     bench.opts = default_options(exercise().extra_options);
-    const Impl student{"student", ImplKind::Student, "the implementation under test"};
-    const auto rows = bench_sort_with(impl, student, n, bench.ctx, pairs, {0, kKeyBits<Key>});
+    const SortProblem<Key> problem =
+        make_sort_problem<Key>(n, InputKind::Uniform, pairs, {0, kKeyBits<Key>}, bench.ctx.seed);
+    const auto rows = bench_sort(impl, "student", /*stages=*/false, problem, bench.ctx);
     if (rows.size() != 1) throw std::logic_error("a student's sort has one benchmark row");
     return rows.front();
 }
@@ -244,7 +258,7 @@ bool names_a_run(const std::string& message) {
 
 TEST(RadixSortBench, MarksCorrectEveryRunOfAnHonestSort) {
     PMPP_REQUIRE_GPU();
-    const Measurement m = bench_student(impl_by_name<std::uint32_t>("onesweep"), 5000, true);
+    const Measurement m = bench_student(variant_sort<std::uint32_t>("onesweep"), 5000, true);
     EXPECT_TRUE(m.correct) << m.check_message;
 }
 
@@ -253,8 +267,8 @@ TEST(RadixSortBench, MarksWrongASortThatReturnsAtOnceWhenItsArgumentsRepeat) {
     const SortImpl<std::uint32_t> memo{wrong::workspace_bytes<std::uint32_t>,
                                        wrong::remembers_its_last_call<std::uint32_t>};
     wrong::forget_the_last_call();
-    const CheckResult checked = check_case_with(memo, spec(KeyType::U32, true, InputKind::Uniform), 5000,
-                                                pmpp::testing::test_seed());
+    const CheckResult checked =
+        check_case_with(memo, spec(KeyType::U32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
     EXPECT_TRUE(checked.ok) << "the check calls it once, and once it is right: " << checked.report();
     wrong::forget_the_last_call();
     const Measurement m = bench_student(memo, 5000, true);
@@ -289,22 +303,20 @@ TEST(RadixSortBench, MarksWrongASortThatSortsItsInputInPlace) {
 // is one implementation's sort of pairs: 32 bytes a key of arrays and copies with u32 keys, 48
 // with u64 keys, plus the largest workspace (the reference answer's, the one-bit sort on a
 // Blelloch scan: 20 and 24 bytes a key); the host's, the cpu row's sort of pairs beside the
-// inputs and answers of both sorts: 48 and 76 bytes a key. Each starts without the inputs an
-// earlier test left in the benchmark's cache: freed inside the measurement, they would hide the
-// peak.
+// inputs and answers of both sorts (the size's problem, made inside the measurement): 48 and 76
+// bytes a key.
 
 // The default options, as `make run`: u32 keys, alone and with values.
 TEST(RadixSortMemory, EstimatesBoundThePeaksOfTheDefaultBenchmarkOfU32KeysAndPairsAt2To26) {
     PMPP_REQUIRE_GPU();
-    release_bench_inputs();
-    pmpp::testing::expect_memory_estimates(exercise(), std::size_t{1} << 26);
+    pmpp::testing::expect_memory_estimates(exercise().erase(), std::size_t{1} << 26);
 }
 
 // The options that hold the most, --type u64 --pairs both.
 TEST(RadixSortMemory, EstimatesBoundThePeaksOfTheU64KeysAndPairsBenchmarkAt2To26) {
     PMPP_REQUIRE_GPU();
-    release_bench_inputs();
-    pmpp::testing::expect_memory_estimates(exercise(), std::size_t{1} << 26, {"--type", "u64", "--pairs", "both"});
+    pmpp::testing::expect_memory_estimates(exercise().erase(), std::size_t{1} << 26,
+                                           {"--type", "u64", "--pairs", "both"});
 }
 
 // ---- the harness end to end ---------------------------------------------------------------------
@@ -314,7 +326,7 @@ TEST(RadixSortHarness, AcceptsTheReferenceAnswerAndEveryVariantOnTheSmallCases) 
     const std::string seed = std::to_string(pmpp::testing::test_seed());
     const char* argv[] = {"radix_sort", "--impl", "all", "--check", "--max-size", "70000", "--seed", seed.c_str()};
     Json results;
-    EXPECT_EQ(run_exercise(exercise(), 8, const_cast<char**>(argv), results), kExitOk);
+    EXPECT_EQ(run_exercise(exercise().erase(), 8, const_cast<char**>(argv), results), kExitOk);
     for (const auto& impl : results.at("check_summary").items())
         EXPECT_EQ(impl.second.at("failed").as_number(), 0) << impl.first;
 }
@@ -325,7 +337,7 @@ TEST(RadixSortHarness, BenchmarksEveryImplementationWithItsStages) {
         const char* argv[] = {"radix_sort", "--impl", "all",       "--bench", "--size",   "70000",
                               "--type",     type,     "--repeats", "2",       "--warmup", "1"};
         Json results;
-        ASSERT_EQ(run_exercise(exercise(), 12, const_cast<char**>(argv), results), kExitOk) << type;
+        ASSERT_EQ(run_exercise(exercise().erase(), 12, const_cast<char**>(argv), results), kExitOk) << type;
         bool stages = false;
         std::size_t rows = 0;
         for (const auto& row : results.at("bench").elements()) {
@@ -343,7 +355,7 @@ TEST(RadixSortHarness, RefusesABitRangeWiderThanTheKey) {
     PMPP_REQUIRE_GPU();
     const char* argv[] = {"radix_sort", "--impl", "onesweep", "--bench", "--size", "1000", "--bits", "32:64"};
     Json results;
-    EXPECT_EQ(run_exercise(exercise(), 8, const_cast<char**>(argv), results), kExitUsage);
+    EXPECT_EQ(run_exercise(exercise().erase(), 8, const_cast<char**>(argv), results), kExitUsage);
 }
 
 // ---- the forbidden-API check on this exercise's files ------------------------------------------------

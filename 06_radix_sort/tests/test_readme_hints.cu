@@ -2,7 +2,7 @@
 // deliberately wrong sort that makes that mistake (tests/wrong_radix_sort.h). On the GPU, each
 // wrong sort goes through the harness's own check over the case list (the small cases) and its
 // output must show the symptom; on the host, the README must quote exactly these symptoms.
-#include "../radix_sort_harness.h"
+#include "../harness/radix_sort_harness.h"
 #include "wrong_radix_sort.h"
 
 #include "common/readme_hints.h"
@@ -11,8 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <functional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,43 +19,13 @@ using namespace radix_sort;
 
 namespace {
 
-template <class T>
-struct Tag {
-    using type = T;
-};
-
-// One case of the list through check_case_with, for a wrong sort made for the case's key type.
-template <class MakeSort>
-CheckResult check_wrong(const Case& c, std::uint64_t seed, MakeSort make) {
-    const CaseSpec spec = decode(c.variant);
-    switch (spec.type) {
-        case KeyType::U32:
-            return check_case_with(make(Tag<std::uint32_t>{}), spec, c.n, seed);
-        case KeyType::I32:
-            return check_case_with(make(Tag<std::int32_t>{}), spec, c.n, seed);
-        case KeyType::F32:
-            return check_case_with(make(Tag<float>{}), spec, c.n, seed);
-        case KeyType::U64:
-            return check_case_with(make(Tag<std::uint64_t>{}), spec, c.n, seed);
-    }
-    throw std::logic_error("no such key type");
-}
-
-using CheckCase = std::function<CheckResult(const Case&, std::uint64_t seed)>;
-
 // wrong::SORT with its workspace function wrong::WORKSPACE, for every key type.
-#define WRONG_SORT(WORKSPACE, SORT)                                                 \
-    CheckCase([](const Case& c, std::uint64_t seed) {                               \
-        return check_wrong(c, seed, [](auto tag) {                                  \
-            using Key = typename decltype(tag)::type;                               \
-            return SortImpl<Key>{wrong::WORKSPACE<Key>, wrong::SORT<Key>};          \
-        });                                                                         \
-    })
+#define WRONG_SORT(WORKSPACE, SORT) RADIX_SORT_FN(wrong::WORKSPACE, wrong::SORT)
 
 struct HintCase {
     std::string symptom;  // as the README quotes it
-    std::string sort;     // the wrong sort's name, for the failure message
-    CheckCase check;
+    std::string sort;  // the wrong sort's name, for the failure message
+    SortFn wrong;
     std::string also = {};  // what else the hint's text quotes the check as printing
 };
 
@@ -66,8 +34,8 @@ const std::vector<HintCase>& hint_cases() {
     static const std::vector<HintCase> cases = {
         {"no element was written: all ... still hold the poison", "does_nothing",
          WRONG_SORT(no_workspace_bytes, does_nothing)},
-        {"the last ..., from index ... to the end, still hold the poison",
-         "copies_out_on_a_rounded_down_grid", WRONG_SORT(copy_out_workspace_bytes, copies_out_on_a_rounded_down_grid)},
+        {"the last ..., from index ... to the end, still hold the poison", "copies_out_on_a_rounded_down_grid",
+         WRONG_SORT(copy_out_workspace_bytes, copies_out_on_a_rounded_down_grid)},
         {"wrote 1 element past the end of keys_out", "writes_one_past_the_end",
          WRONG_SORT(one_past_the_end_workspace_bytes, writes_one_past_the_end)},
         {"ordered by the lowest bits of the range only", "passes_from_the_top_bit_down",
@@ -81,8 +49,8 @@ const std::vector<HintCase>& hint_cases() {
          WRONG_SORT(one_bit_workspace_bytes, reads_the_raw_bits)},
         {"values did not travel with their keys", "leaves_values_behind",
          WRONG_SORT(workspace_bytes, leaves_values_behind)},
-        {"of the input lost (e.g. ...) and ... of others",
-         "loses_the_last_key_of_every_tile", WRONG_SORT(workspace_bytes, loses_the_last_key_of_every_tile)},
+        {"of the input lost (e.g. ...) and ... of others", "loses_the_last_key_of_every_tile",
+         WRONG_SORT(workspace_bytes, loses_the_last_key_of_every_tile)},
         {"keys with equal bits ... are not in input order", "ignores_the_bit_range",
          WRONG_SORT(workspace_bytes, ignores_the_bit_range)},
     };
@@ -91,9 +59,9 @@ const std::vector<HintCase>& hint_cases() {
 
 // The check's case list, the cases of at most 2^16 keys: every key type, keys alone and with
 // values, every input kind and bit range, in a few seconds per wrong sort.
-std::vector<Case> small_cases() {
-    std::vector<Case> small;
-    for (const Case& c : exercise().cases(default_options(exercise().extra_options)))
+std::vector<SortCase> small_cases() {
+    std::vector<SortCase> small;
+    for (const SortCase& c : exercise().cases(default_options(exercise().extra_options)))
         if (c.n <= (std::size_t{1} << 16)) small.push_back(c);
     return small;
 }
@@ -102,11 +70,13 @@ std::vector<Case> small_cases() {
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    const std::vector<Case> cases = small_cases();
+    const RadixSortExercise& ex = exercise();
+    const std::vector<SortCase> cases = small_cases();
     const std::uint64_t seed = pmpp::testing::test_seed();
     for (const HintCase& h : hint_cases()) {
-        const std::string output =
-            check_output(cases, [&](const Case& c) { return h.check(c, case_seed(seed, c)); });
+        const RadixSortExercise::Row wrong{h.sort, ImplKind::Student, "a deliberately wrong sort", h.wrong};
+        const std::string output = check_output(
+            ex, cases, [&](const SortCase& c) { return ex.check_case(wrong, c, case_seed(seed, ex.untyped(c))); });
         EXPECT_TRUE(shows_symptom(output, h.symptom))
             << "wrong::" << h.sort << " should show \"" << h.symptom << "\"; the check printed:\n"
             << output.substr(0, 20000);
@@ -129,8 +99,8 @@ TEST(ReadmeHints, AnOutputThatFitsNoPatternGetsNoHint) {
         const SortData<std::uint32_t> in =
             make_input<std::uint32_t>(n, InputKind::Uniform, pairs, pmpp::testing::test_seed(1));
         const SortData<std::uint32_t> expected = expected_sort(in, {0, 32});
-        SortData<std::uint32_t> garbage = make_input<std::uint32_t>(n, InputKind::Uniform, pairs,
-                                                                    pmpp::testing::test_seed(2));
+        SortData<std::uint32_t> garbage =
+            make_input<std::uint32_t>(n, InputKind::Uniform, pairs, pmpp::testing::test_seed(2));
         const CheckResult r = judge(in, expected, garbage, {0, 32});
         ASSERT_FALSE(r.ok);
         EXPECT_EQ(r.hint, "") << r.report();

@@ -140,8 +140,8 @@ void one_bit_sort(const SortArgs<Key>& a) {
     for (int pass = 0; pass < passes; ++pass) {
         const int bit = M == Mistake::TopBitFirst ? a.end_bit - 1 - pass : a.begin_bit + pass;
         Key* keys_dst = radix_sort::pass_buffers(pass, passes, a.keys_in, a.keys_out, w.keys).dst;
-        Value* values_dst = a.pairs() ? radix_sort::pass_buffers(pass, passes, a.values_in, a.values_out, w.values).dst
-                                      : nullptr;
+        Value* values_dst =
+            a.pairs() ? radix_sort::pass_buffers(pass, passes, a.values_in, a.values_out, w.values).dst : nullptr;
         if constexpr (M == Mistake::ScratchFirst) {  // the mistake: the parity fixed, whatever the passes
             keys_dst = pass % 2 == 0 ? w.keys : a.keys_out;
             if (a.pairs()) values_dst = pass % 2 == 0 ? w.values : a.values_out;
@@ -247,8 +247,7 @@ void loses_the_last_key_of_every_tile(const SortArgs<Key>& a) {
     radix_sort::radix_sort_onesweep(a);
     const std::size_t full_tiles = a.n / 256;
     if (full_tiles == 0) return;
-    fill_last_slot_of_every_tile_from_the_one_before<<<blocks_of_256(full_tiles), 256>>>(a.keys_out, a.values_out,
-                                                                                       a.n);
+    fill_last_slot_of_every_tile_from_the_one_before<<<blocks_of_256(full_tiles), 256>>>(a.keys_out, a.values_out, a.n);
     PMPP_CHECK_LAUNCH();
 }
 
@@ -326,7 +325,7 @@ template <class Key>
 void drops_the_last_tile(const SortArgs<Key>& a) {
     radix_sort::radix_sort_onesweep(a);
     if (a.n == 0) return;
-    const std::size_t last = (a.n - 1) / kTile * kTile;                                // first element of the last tile
+    const std::size_t last = (a.n - 1) / kTile * kTile;  // first element of the last tile
     PMPP_CUDA_CHECK(cudaMemset(a.keys_out + last, 0xFF, (a.n - last) * sizeof(Key)));  // as the harness poisons
     if (a.pairs()) PMPP_CUDA_CHECK(cudaMemset(a.values_out + last, 0xFF, (a.n - last) * sizeof(Value)));
 }
@@ -404,8 +403,8 @@ void sorts_its_input_in_place(const SortArgs<Key>& a) {
     if (a.n == 0) return;
     PMPP_CUDA_CHECK(cudaMemcpy(const_cast<Key*>(a.keys_in), a.keys_out, a.n * sizeof(Key), cudaMemcpyDeviceToDevice));
     if (a.pairs())
-        PMPP_CUDA_CHECK(cudaMemcpy(const_cast<Value*>(a.values_in), a.values_out, a.n * sizeof(Value),
-                                   cudaMemcpyDeviceToDevice));
+        PMPP_CUDA_CHECK(
+            cudaMemcpy(const_cast<Value*>(a.values_in), a.values_out, a.n * sizeof(Value), cudaMemcpyDeviceToDevice));
 }
 
 #define INSTANTIATE_WRONG(Key)                                                         \

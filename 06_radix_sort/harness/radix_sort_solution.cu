@@ -4,7 +4,7 @@
 // every check.
 #include "radix_sort.h"
 
-#include "../02_scan/scan.h"
+#include "02_scan/scan.h"
 
 namespace radix_sort {
 

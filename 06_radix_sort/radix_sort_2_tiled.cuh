@@ -1,4 +1,4 @@
-// radix_sort_tiled.cuh: one pass of the radix sorts of variants 2-4, which answer PMPP
+// radix_sort_2_tiled.cuh: one pass of the radix sorts of variants 2-4, which answer PMPP
 // chapter 13's exercises 1-3 with the same three steps and different parameters:
 //
 //   kDigitBits  bits sorted per pass (1: exercise 1; 4: exercises 2 and 3), 2^kDigitBits buckets
@@ -23,7 +23,7 @@
 #include "radix_sort.h"
 
 #include "../02_scan/scan.h"
-#include "../02_scan/scan_primitives.cuh"
+#include "common/primitives/scan.cuh"
 
 #include "common/cuda_check.h"
 
@@ -87,7 +87,7 @@ struct TileStorage {
     BitsOf<Key> keys[padded(Cfg::kTile)];
     Value values[PAIRS ? padded(Cfg::kTile) : 1];
     unsigned digit_start[Cfg::kDigits];  // where each digit's run starts in the sorted tile
-    unsigned run_start[Cfg::kDigits];    // where this tile's run of each digit starts in the output
+    unsigned run_start[Cfg::kDigits];  // where this tile's run of each digit starts in the output
     scan_primitives::BlockScanStorage<Cfg::kThreads> scan;
 };
 

@@ -14,11 +14,7 @@
 #include <string>
 #include <type_traits>
 
-#ifdef __CUDACC__
-#define MERGE_SORT_HD __host__ __device__
-#else
-#define MERGE_SORT_HD
-#endif
+#include "common/host_device.h"  // PMPP_HD; PMPP_HD_EXTERN for co_rank_student, compiled in the student's file
 
 namespace merge_sort {
 
@@ -36,7 +32,7 @@ struct Event {
     std::uint32_t id;
 };
 struct EarlierEvent {
-    MERGE_SORT_HD bool operator()(const Event& x, const Event& y) const {
+    PMPP_HD bool operator()(const Event& x, const Event& y) const {
         return pmpp::ordered_bits(x.time) < pmpp::ordered_bits(y.time);
     }
 };
@@ -67,11 +63,11 @@ inline constexpr bool kHasValues = !std::is_same_v<std::remove_cv_t<Value>, NoVa
 using PairValue = std::uint32_t;
 
 // Every (key, comparator) the exercise instantiates: X(Key, Less) once for each.
-#define MERGE_SORT_FOR_EACH_KEY(X)                    \
-    X(std::uint32_t, ::merge_sort::KeyLess)           \
-    X(std::int32_t, ::merge_sort::KeyLess)            \
-    X(float, ::merge_sort::KeyLess)                   \
-    X(std::uint64_t, ::merge_sort::KeyLess)           \
+#define MERGE_SORT_FOR_EACH_KEY(X)          \
+    X(std::uint32_t, ::merge_sort::KeyLess) \
+    X(std::int32_t, ::merge_sort::KeyLess)  \
+    X(float, ::merge_sort::KeyLess)         \
+    X(std::uint64_t, ::merge_sort::KeyLess) \
     X(::merge_sort::Event, ::merge_sort::EarlierEvent)
 
 // ---- What a sort and a merge are given -------------------------------------------------------
@@ -99,8 +95,8 @@ constexpr std::size_t split_capacity(std::size_t n) { return n / 32 + 2; }
 // Task 1: how many of the first k elements of the stable merge of a[0, na) and b[0, nb) come
 // from a. Host and device.
 template <class Key, class Less>
-MERGE_SORT_HD std::size_t co_rank_student(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
-                                          Less less);
+PMPP_HD_EXTERN std::size_t co_rank_student(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
+                                           Less less);
 // Task 2: PMPP 12.5's basic merge kernel: c[0, na + nb) = merge of a and b.
 template <class Key, class Less>
 void merge_basic_student(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits,
@@ -127,8 +123,7 @@ template <class Key, class Value, class Less>
 void sort_tiled(const SortArgs<Key, Value>& args, std::size_t n, Less less);
 // merge_sort_3_circular.cu: PMPP 12.7's circular-buffer tiled merge, in the same passes.
 template <class Key, class Less>
-void merge_circular(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits,
-                    Less less);
+void merge_circular(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less);
 template <class Key, class Value, class Less>
 void sort_circular(const SortArgs<Key, Value>& args, std::size_t n, Less less);
 // merge_sort_4_fast.cu: merge path with one output tile per block, many items per thread in
@@ -157,8 +152,7 @@ void sort_cub(const SortArgs<Key, Value>& args, std::size_t n, Less less);
 // merge_sort_thrust.cu: thrust::merge and thrust::sort (_by_key) with the custom comparator.
 // thrust::sort works in place: keys (and values) hold the input on entry, the result on return.
 template <class Key, class Less>
-void merge_thrust(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits,
-                  Less less);
+void merge_thrust(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less);
 template <class Key, class Value, class Less>
 void sort_thrust_in_place(Key* keys, Value* values, std::size_t n, Less less);
 
@@ -173,19 +167,19 @@ void sort_cpu(Key* keys, Value* values, std::size_t n, Less less, unsigned threa
 // sorts), so the harness can call them from another file. Use inside namespace merge_sort.
 #define MERGE_SORT_INSTANTIATE_MERGE(merge_fn, Key, Less) \
     template void merge_fn<Key, Less>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*, Less);
-#define MERGE_SORT_INSTANTIATE_SORT(sort_fn, Key, Less)                                                          \
-    template void sort_fn<Key, ::merge_sort::NoValues, Less>(const ::merge_sort::SortArgs<Key, ::merge_sort::NoValues>&, \
-                                                             std::size_t, Less);                                 \
-    template void sort_fn<Key, ::merge_sort::PairValue, Less>(                                                   \
+#define MERGE_SORT_INSTANTIATE_SORT(sort_fn, Key, Less)                                 \
+    template void sort_fn<Key, ::merge_sort::NoValues, Less>(                           \
+        const ::merge_sort::SortArgs<Key, ::merge_sort::NoValues>&, std::size_t, Less); \
+    template void sort_fn<Key, ::merge_sort::PairValue, Less>(                          \
         const ::merge_sort::SortArgs<Key, ::merge_sort::PairValue>&, std::size_t, Less);
 
 // The student's four functions for one key type (merge_sort_student.cu and merge_sort_solution.cu
 // end with MERGE_SORT_FOR_EACH_KEY(MERGE_SORT_INSTANTIATE_STUDENT)).
-#define MERGE_SORT_INSTANTIATE_STUDENT(Key, Less)                                                                   \
-    template MERGE_SORT_HD std::size_t co_rank_student<Key, Less>(std::size_t, const Key*, std::size_t, const Key*, \
-                                                                  std::size_t, Less);                              \
-    MERGE_SORT_INSTANTIATE_MERGE(merge_basic_student, Key, Less)                                                   \
-    MERGE_SORT_INSTANTIATE_MERGE(merge_tiled_student, Key, Less)                                                   \
+#define MERGE_SORT_INSTANTIATE_STUDENT(Key, Less)                                                                    \
+    template PMPP_HD_EXTERN std::size_t co_rank_student<Key, Less>(std::size_t, const Key*, std::size_t, const Key*, \
+                                                                   std::size_t, Less);                               \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_basic_student, Key, Less)                                                     \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_tiled_student, Key, Less)                                                     \
     MERGE_SORT_INSTANTIATE_SORT(sort_student, Key, Less)
 
 }  // namespace merge_sort

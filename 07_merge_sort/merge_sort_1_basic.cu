@@ -10,7 +10,7 @@
 //   co-rank as the basic kernel does. The first passes give a block two elements to merge with
 //   256 threads; the last gives one block all n: at both ends most of the GPU waits.
 // Measured (H200, 2026-11-30): sort 0.20 Gkeys/s at 2^24 (82 ms); merge 0.13 of the copy bandwidth.
-#include "merge_core.h"
+#include "merge_sort_1_basic.cuh"
 
 #include "common/cuda_check.h"
 
@@ -51,8 +51,8 @@ void merge_basic(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key
     if (total == 0) return;
     const std::size_t threads = (total + kOutputsPerThread - 1) / kOutputsPerThread;
     const std::size_t blocks = (threads + kThreads - 1) / kThreads;
-    merge_basic_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb},
-                                                                    c, less);
+    merge_basic_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(
+        TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, c, less);
     PMPP_CHECK_LAUNCH();
 }
 
@@ -63,7 +63,8 @@ void sort_basic(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
         if (n == 1) {
             PMPP_CUDA_CHECK(cudaMemcpyAsync(args.keys_out, args.keys_in, sizeof(Key), cudaMemcpyDeviceToDevice));
             if constexpr (kHasValues<Value>)
-                PMPP_CUDA_CHECK(cudaMemcpyAsync(args.values_out, args.values_in, sizeof(Value), cudaMemcpyDeviceToDevice));
+                PMPP_CUDA_CHECK(
+                    cudaMemcpyAsync(args.values_out, args.values_in, sizeof(Value), cudaMemcpyDeviceToDevice));
         }
         return;
     }
@@ -83,7 +84,7 @@ void sort_basic(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     }
 }
 
-#define INSTANTIATE_BASIC(Key, Less)                   \
+#define INSTANTIATE_BASIC(Key, Less)                     \
     MERGE_SORT_INSTANTIATE_MERGE(merge_basic, Key, Less) \
     MERGE_SORT_INSTANTIATE_SORT(sort_basic, Key, Less)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_BASIC)

@@ -11,11 +11,11 @@
 //  - sort: runs of kSortTile = 1024 are first sorted inside one block in shared memory, which
 //    removes the ten shortest passes; then each pass splits its whole output evenly among blocks
 //    by co-rank, whatever the run width: the first passes no longer give a block two elements,
-//    the last no longer gives one block everything (block_merge_passes.cuh).
+//    the last no longer gives one block everything (merge_sort_2_tiled.cuh).
 //  - the cost left: each step loads a full tile of A and of B but consumes kTile of the 2 kTile
 //    loaded; the rest is loaded again next step (merge_sort_3_circular.cu keeps it).
 // Measured (H200, 2026-11-30): sort 5.31 Gkeys/s at 2^24 (3.16 ms); merge 0.21 of the copy bandwidth.
-#include "block_merge_passes.cuh"
+#include "merge_sort_2_tiled.cuh"
 
 namespace merge_sort {
 
@@ -78,7 +78,7 @@ void sort_tiled(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     sort_tiles_then_block_passes<TiledBlockMerge>(args, n, less);
 }
 
-#define INSTANTIATE_TILED(Key, Less)                   \
+#define INSTANTIATE_TILED(Key, Less)                     \
     MERGE_SORT_INSTANTIATE_MERGE(merge_tiled, Key, Less) \
     MERGE_SORT_INSTANTIATE_SORT(sort_tiled, Key, Less)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_TILED)

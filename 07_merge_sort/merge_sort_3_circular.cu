@@ -7,10 +7,10 @@
 // read from global memory once.
 //
 // The PMPP text writes circular versions of co_rank and merge_sequential. Ours are templates over
-// anything indexable (merge_core.h), so the same two functions run on a CircularView, which maps
-// logical index i to slot (start + i) mod kTile.
+// anything indexable (merge_sort_1_basic.cuh, merge_core.h), so the same two functions run on a
+// CircularView, which maps logical index i to slot (start + i) mod kTile.
 // Measured (H200, 2026-11-30): sort 5.53 Gkeys/s at 2^24 (3.04 ms); merge 0.20 of the copy bandwidth.
-#include "block_merge_passes.cuh"
+#include "merge_sort_2_tiled.cuh"
 
 namespace merge_sort {
 
@@ -42,8 +42,8 @@ struct CircularBlockMerge {
         using Values = CircularView<const Value, kTile>;
         const std::size_t total = na + nb;
         std::size_t a_loaded = 0, b_loaded = 0;  // elements of A and B copied into the tiles so far
-        int a_start = 0, b_start = 0;            // slot of the first unconsumed element
-        int a_held = 0, b_held = 0;              // unconsumed elements in each tile
+        int a_start = 0, b_start = 0;  // slot of the first unconsumed element
+        int a_held = 0, b_held = 0;  // unconsumed elements in each tile
         for (std::size_t c_done = 0; c_done < total;) {
             // Refill only the free slots, behind the held elements.
             const int a_new = static_cast<int>(min_of<std::size_t>(kTile - a_held, na - a_loaded));
@@ -72,8 +72,8 @@ struct CircularBlockMerge {
             const int k1 = min_of(k0 + per_thread, c_count);
             const int i0 = co_rank(k0, ka, a_held, kb, b_held, less);
             const int i1 = co_rank(k1, ka, a_held, kb, b_held, less);
-            merge_sequential(ka.from(i0), va.from(i0), i1 - i0, kb.from(k0 - i0), vb.from(k0 - i0), (k1 - i1) - (k0 - i0),
-                             c + c_done + k0, offset(cv, c_done + k0), less);
+            merge_sequential(ka.from(i0), va.from(i0), i1 - i0, kb.from(k0 - i0), vb.from(k0 - i0),
+                             (k1 - i1) - (k0 - i0), c + c_done + k0, offset(cv, c_done + k0), less);
             if (threadIdx.x == blockDim.x - 1) s_a_used = i1;
             __syncthreads();
             const int a_used = s_a_used, b_used = c_count - a_used;
@@ -98,7 +98,7 @@ void sort_circular(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     sort_tiles_then_block_passes<CircularBlockMerge>(args, n, less);
 }
 
-#define INSTANTIATE_CIRCULAR(Key, Less)                   \
+#define INSTANTIATE_CIRCULAR(Key, Less)                     \
     MERGE_SORT_INSTANTIATE_MERGE(merge_circular, Key, Less) \
     MERGE_SORT_INSTANTIATE_SORT(sort_circular, Key, Less)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_CIRCULAR)

@@ -50,8 +50,8 @@ namespace {
 template <std::size_t BytesPerItem>
 struct ShippedShape {
     static constexpr int kItems = BytesPerItem <= 4 ? 17 : BytesPerItem <= 8 ? 11 : 7;
-    using type = std::conditional_t<BytesPerItem <= 4, fast::Config<256, 1024, 17, 5, 2>,
-                                    fast::Config<256, 512, kItems, 5>>;
+    using type =
+        std::conditional_t<BytesPerItem <= 4, fast::Config<256, 1024, 17, 5, 2>, fast::Config<256, 512, kItems, 5>>;
     // Where two of the 17408-key sort tiles (69,648 bytes each) do not fit an SM (a T4: 64 KiB
     // per block and per SM; an RTX 3060 or an L4: 100 KiB per SM), 4-byte keys sort tiles of
     // 512 x 17 = 8704 keys (34,832 bytes): one more merge pass. Wider items already do.
@@ -83,16 +83,18 @@ void with_shape_for_this_gpu(Run run) {
         const std::string what = "merge_sort_fast, " + std::to_string(sizeof(Key)) + "-byte keys" +
                                  (kHasValues<Value> ? " and " + std::to_string(sizeof(Value)) + "-byte values" : "");
         const auto describe = [](int tile, int threads, std::size_t shared) {
-            return pmpp::format("sort tiles of %d (%d threads x 17 or fewer items), %zu bytes of shared memory per block",
-                                tile, threads, shared);
+            return pmpp::format(
+                "sort tiles of %d (%d threads x 17 or fewer items), %zu bytes of shared memory per block", tile,
+                threads, shared);
         };
         if (fits || std::is_same_v<Shipped, Small>)
             pmpp::report_shape(what, describe(Shipped::kSortTile, Shipped::kSortThreads, bytes));
         else
-            pmpp::report_shape(what, describe(Small::kSortTile, Small::kSortThreads,
-                                              fast::shared_bytes<Key, Value>(Small::kSortTile)) +
-                                         pmpp::format(": %d blocks of the shipped %d-key tile (%zu bytes) do not fit an SM",
-                                                      Shipped::kSortMinBlocks, Shipped::kSortTile, bytes));
+            pmpp::report_shape(
+                what,
+                describe(Small::kSortTile, Small::kSortThreads, fast::shared_bytes<Key, Value>(Small::kSortTile)) +
+                    pmpp::format(": %d blocks of the shipped %d-key tile (%zu bytes) do not fit an SM",
+                                 Shipped::kSortMinBlocks, Shipped::kSortTile, bytes));
         return fits;
     }();
     if constexpr (std::is_same_v<Shipped, Small>) {
@@ -123,9 +125,8 @@ void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key*
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     with_shape_for_this_gpu<Key, Value>([&](auto config) {
-        fast::with_fastest_executor([&](auto executor) {
-            fast::sort_with<decltype(config), decltype(executor)>(args, n, less);
-        });
+        fast::with_fastest_executor(
+            [&](auto executor) { fast::sort_with<decltype(config), decltype(executor)>(args, n, less); });
     });
 }
 
@@ -141,9 +142,9 @@ FastTiles fast_tiles() {
     return tiles;
 }
 
-#define INSTANTIATE_FAST(Key, Less)                          \
-    MERGE_SORT_INSTANTIATE_MERGE(merge_fast, Key, Less)        \
-    MERGE_SORT_INSTANTIATE_SORT(sort_fast, Key, Less)          \
+#define INSTANTIATE_FAST(Key, Less)                               \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_fast, Key, Less)           \
+    MERGE_SORT_INSTANTIATE_SORT(sort_fast, Key, Less)             \
     template FastTiles fast_tiles<Key, ::merge_sort::NoValues>(); \
     template FastTiles fast_tiles<Key, ::merge_sort::PairValue>();
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_FAST)

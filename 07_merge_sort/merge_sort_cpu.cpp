@@ -1,10 +1,12 @@
 // merge_sort_cpu.cpp: the definition of correct.
 //
 // merge_cpu is PMPP 12.2's sequential merge. sort_cpu is a bottom-up merge sort: runs of 32
-// sorted by insertion, then passes that merge pairs of runs. Each pass is split evenly among the
-// host's threads with co-rank, the split every GPU variant uses (PMPP 12.5), so checking a large
-// sort takes a fraction of a second instead of the many seconds of one thread. Both are tested
-// against std::merge, std::stable_sort and a brute-force co-rank (tests/test_merge_sort_cpu.cpp).
+// sorted by insertion, then passes that merge pairs of runs, on all the host's threads, so
+// checking a large sort takes a fraction of a second instead of the many seconds of one thread.
+// A pass cuts every pair of runs into pieces at evenly spaced elements of its first run, each
+// found in the second by a binary search for the first element not less than it: not the
+// co-rank split of the GPU variants (task 1), which cuts the output evenly. Both are tested
+// against std::merge and std::stable_sort (tests/test_merge_sort_cpu.cpp).
 #include "merge_core.h"
 
 #include <algorithm>
@@ -41,7 +43,7 @@ void insertion_sort(Key* keys, Value* values, std::size_t begin, std::size_t end
     }
 }
 
-constexpr std::size_t kFirstRun = 32;         // runs sorted by insertion before the first pass
+constexpr std::size_t kFirstRun = 32;  // runs sorted by insertion before the first pass
 constexpr std::size_t kMinPerThread = 16384;  // below this, another thread costs more than it saves
 
 }  // namespace
@@ -70,10 +72,29 @@ void sort_cpu(Key* keys, Value* values, std::size_t n, Less less, unsigned threa
     Key* dst = key_scratch.data();
     Value* src_values = values;
     Value* dst_values = kHasValues<Value> ? value_scratch.data() : values;
+    const std::size_t piece = std::max(kMinPerThread, (n + threads - 1) / threads);  // elements, about
     for (std::size_t width = kFirstRun; width < n; width *= 2) {
-        const SortedRuns<Key, Value> pass{src, src_values, n, width};
+        // Pair p merges [lo, mid) and [mid, hi); cut into `cuts` pieces. Piece q of it starts at
+        // A's element lo + na * q / cuts and at the first element of B not less than that one:
+        // B's elements before it are those strictly less, so the stable merge of each piece's A and
+        // B, one after the other, is the stable merge of the pair.
+        const std::size_t pairs = (n + 2 * width - 1) / (2 * width);
+        const std::size_t cuts = std::max<std::size_t>(1, std::min(2 * width / piece, width));
         parallel_for(threads, [&](unsigned t) {
-            merge_slice(pass, n * t / threads, n * (t + 1) / threads, dst, dst_values, less);
+            for (std::size_t k = t; k < pairs * cuts; k += threads) {
+                const std::size_t lo = k / cuts * 2 * width, q = k % cuts;
+                const std::size_t mid = std::min(n, lo + width), hi = std::min(n, lo + 2 * width);
+                const std::size_t na = mid - lo;
+                auto b_start = [&](std::size_t i) {  // the first element of B not less than A's element i
+                    if (i == na) return hi;
+                    return static_cast<std::size_t>(std::lower_bound(src + mid, src + hi, src[lo + i], less) - src);
+                };
+                const std::size_t a0 = lo + na * q / cuts, a1 = lo + na * (q + 1) / cuts;
+                const std::size_t b0 = q == 0 ? mid : b_start(a0 - lo), b1 = b_start(a1 - lo);
+                const std::size_t out = a0 + (b0 - mid);
+                merge_sequential(src + a0, offset(src_values, a0), a1 - a0, src + b0, offset(src_values, b0), b1 - b0,
+                                 dst + out, offset(dst_values, out), less);
+            }
         });
         std::swap(src, dst);
         std::swap(src_values, dst_values);
@@ -84,9 +105,9 @@ void sort_cpu(Key* keys, Value* values, std::size_t n, Less less, unsigned threa
     }
 }
 
-#define INSTANTIATE_CPU(Key, Less)                                                            \
+#define INSTANTIATE_CPU(Key, Less)                                                                    \
     template void merge_cpu<Key, Less>(const Key*, std::size_t, const Key*, std::size_t, Key*, Less); \
-    template void sort_cpu<Key, NoValues, Less>(Key*, NoValues*, std::size_t, Less, unsigned);       \
+    template void sort_cpu<Key, NoValues, Less>(Key*, NoValues*, std::size_t, Less, unsigned);        \
     template void sort_cpu<Key, PairValue, Less>(Key*, PairValue*, std::size_t, Less, unsigned);
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_CPU)
 #undef INSTANTIATE_CPU

@@ -76,13 +76,15 @@ void sort_cub(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
         PMPP_CUDA_CHECK(cub::DeviceMergeSort::SortPairsCopy(storage, bytes, args.keys_in, args.values_in, args.keys_out,
                                                             args.values_out, count, less));
     } else {
-        PMPP_CUDA_CHECK(cub::DeviceMergeSort::StableSortKeysCopy(nullptr, bytes, args.keys_in, args.keys_out, count, less));
+        PMPP_CUDA_CHECK(
+            cub::DeviceMergeSort::StableSortKeysCopy(nullptr, bytes, args.keys_in, args.keys_out, count, less));
         void* storage = temporary_storage(bytes);
-        PMPP_CUDA_CHECK(cub::DeviceMergeSort::StableSortKeysCopy(storage, bytes, args.keys_in, args.keys_out, count, less));
+        PMPP_CUDA_CHECK(
+            cub::DeviceMergeSort::StableSortKeysCopy(storage, bytes, args.keys_in, args.keys_out, count, less));
     }
 }
 
-#define INSTANTIATE_CUB(Key, Less)                   \
+#define INSTANTIATE_CUB(Key, Less)                     \
     MERGE_SORT_INSTANTIATE_MERGE(merge_cub, Key, Less) \
     MERGE_SORT_INSTANTIATE_SORT(sort_cub, Key, Less)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_CUB)

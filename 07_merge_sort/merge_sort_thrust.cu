@@ -34,8 +34,8 @@ void sort_thrust_in_place(Key* keys, Value* values, std::size_t n, Less less) {
     PMPP_CHECK_LAUNCH();
 }
 
-#define INSTANTIATE_THRUST(Key, Less)                                                                   \
-    MERGE_SORT_INSTANTIATE_MERGE(merge_thrust, Key, Less)                                               \
+#define INSTANTIATE_THRUST(Key, Less)                                                            \
+    MERGE_SORT_INSTANTIATE_MERGE(merge_thrust, Key, Less)                                        \
     template void sort_thrust_in_place<Key, NoValues, Less>(Key*, NoValues*, std::size_t, Less); \
     template void sort_thrust_in_place<Key, PairValue, Less>(Key*, PairValue*, std::size_t, Less);
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_THRUST)

@@ -4,7 +4,7 @@
 // kernels' index arithmetic, the k-ary partition search and the pass logic are all tested here,
 // for several tile shapes, before any GPU runs them.
 #include "../merge_sort_4_fast.cuh"
-#include "../merge_sort_harness.h"
+#include "../harness/merge_sort_harness.h"
 
 #include "common/testing.h"
 
@@ -23,7 +23,8 @@ namespace {
 template <int Lanes>
 struct HostExecutor {
     template <class Cfg, class Key, class Value, class Less>
-    static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
+    static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n,
+                           Less less) {
         using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
         std::vector<Key> s_keys(Cfg::kSortTile + 1);  // a spare slot, as shared_bytes
         std::vector<Value> s_values(Cfg::kSortTile);
@@ -129,15 +130,16 @@ void expect_emulated_merge_correct(std::size_t n, Distribution dist, MergeShape 
                       << ": " << r.report();
 }
 
-using Tiny = Config<32, 32, 3>;       // tiles of 96: many passes at small n
-using Uneven = Config<64, 32, 5>;     // merge tile (320) twice the sort tile (160)
-using Wide = Config<32, 64, 7>;       // merge tile half the sort tile
+using Tiny = Config<32, 32, 3>;  // tiles of 96: many passes at small n
+using Uneven = Config<64, 32, 5>;  // merge tile (320) twice the sort tile (160)
+using Wide = Config<32, 64, 7>;  // merge tile half the sort tile
 using Shipped = Config<256, 1024, 17, 5, 2>;  // merge_sort_4_fast.cu's shape for 4-byte keys
 
 }  // namespace
 
 TEST(FastSearch, KaryCoRankEqualsBinaryCoRankForEveryGroupSize) {
-    const auto in = merge_inputs<std::uint32_t>(3001, Distribution::FewDistinct, MergeShape::AThird, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(3001, Distribution::FewDistinct, MergeShape::AThird, pmpp::testing::test_seed());
     const TwoArrays<std::uint32_t, NoValues> runs{in.a.data(), nullptr, in.a.size(), in.b.data(), nullptr, in.b.size()};
     const auto pair = runs.pair_containing(0);
     for (int lanes : {1, 2, 3, 4, 8, 16, 32})
@@ -146,7 +148,8 @@ TEST(FastSearch, KaryCoRankEqualsBinaryCoRankForEveryGroupSize) {
             int steps = 0;
             while (r.lo < r.hi) {
                 int before = 0;
-                for (int lane = 0; lane < lanes; ++lane) before += probe_is_before(pair, k, kary_probe(r, lane, lanes), KeyLess{});
+                for (int lane = 0; lane < lanes; ++lane)
+                    before += probe_is_before(pair, k, kary_probe(r, lane, lanes), KeyLess{});
                 r = kary_narrow(r, lanes, before);
                 ASSERT_LT(++steps, 64) << "no progress";
             }

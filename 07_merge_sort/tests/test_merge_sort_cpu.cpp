@@ -1,7 +1,7 @@
 // Exercise 07, host tests (no GPU): the co-rank against brute force, the CPU merge and merge sort
 // against the standard library, the case list, and the judges on hand-made wrong outputs.
-#include "../merge_core.h"
-#include "../merge_sort_harness.h"
+#include "../merge_sort_1_basic.cuh"
+#include "../harness/merge_sort_harness.h"
 #include "wrong_student.h"
 
 #include "common/testing.h"
@@ -32,8 +32,8 @@ std::size_t brute_force_co_rank(std::size_t k, const std::vector<Key>& a, const 
     for (const Key& x : b) tb.push_back({x, false});
     std::merge(ta.begin(), ta.end(), tb.begin(), tb.end(), std::back_inserter(merged),
                [&](const Tagged& x, const Tagged& y) { return less(x.key, y.key); });
-    return static_cast<std::size_t>(
-        std::count_if(merged.begin(), merged.begin() + static_cast<std::ptrdiff_t>(k), [](const Tagged& t) { return t.from_a; }));
+    return static_cast<std::size_t>(std::count_if(merged.begin(), merged.begin() + static_cast<std::ptrdiff_t>(k),
+                                                  [](const Tagged& t) { return t.from_a; }));
 }
 
 // Sorted arrays of `length` keys drawn from a three-letter alphabet: ties everywhere.
@@ -92,7 +92,8 @@ TEST(CoRank, AgreesWithBruteForceOnEverySplitOfSmallArrays) {
             for (int draw = 0; draw < 4; ++draw) {
                 const auto a = small_sorted(na, rng), b = small_sorted(nb, rng);
                 for (std::size_t k = 0; k <= na + nb; ++k)
-                    ASSERT_EQ(co_rank(k, a.data(), na, b.data(), nb, KeyLess{}), brute_force_co_rank(k, a, b, KeyLess{}))
+                    ASSERT_EQ(co_rank(k, a.data(), na, b.data(), nb, KeyLess{}),
+                              brute_force_co_rank(k, a, b, KeyLess{}))
                         << "na=" << na << " nb=" << nb << " k=" << k;
             }
 }
@@ -106,7 +107,8 @@ TEST(CoRank, HandlesEmptySidesAndAllEqualKeys) {
     // All equal: A's elements come first, so the first k outputs hold min(k, |A|) of them.
     const std::vector<std::uint32_t> three(3, 7u);
     for (std::size_t k = 0; k <= 8; ++k)
-        EXPECT_EQ(co_rank(k, five.data(), std::size_t{5}, three.data(), std::size_t{3}, KeyLess{}), std::min<std::size_t>(k, 5));
+        EXPECT_EQ(co_rank(k, five.data(), std::size_t{5}, three.data(), std::size_t{3}, KeyLess{}),
+                  std::min<std::size_t>(k, 5));
 }
 
 TEST(CoRank, OrdersEventsByTimeAndSendsTiesToA) {
@@ -125,7 +127,8 @@ TEST(MergeCpu, EqualsStdMergeWithTiesFromAFirst) {
             for (Distribution d : {Distribution::Uniform, Distribution::FewDistinct, Distribution::AllEqual}) {
                 const auto in = merge_inputs<Event>(n, d, shape, pmpp::testing::test_seed(n));
                 std::vector<Event> want;
-                std::merge(in.a.begin(), in.a.end(), in.b.begin(), in.b.end(), std::back_inserter(want), EarlierEvent{});
+                std::merge(in.a.begin(), in.a.end(), in.b.begin(), in.b.end(), std::back_inserter(want),
+                           EarlierEvent{});
                 EXPECT_TRUE(pmpp::compare_exact(want, expected_merge(in)).ok) << n << " " << to_string(shape);
             }
 }
@@ -193,7 +196,7 @@ TEST(MergeSortCases, CoverEveryEdgeSizeTypeShapeAndDistribution) {
     std::set<int> shapes, merge_types;
     std::set<Distribution> dists;
     for (const auto& c : cases) {
-        const CaseSpec s = decode(c.variant);
+        const MergeSortSpec& s = c.spec;
         dists.insert(c.dist);
         if (s.op == Op::Sort) {
             sort_types.insert({static_cast<int>(s.type), s.pairs});
@@ -203,7 +206,6 @@ TEST(MergeSortCases, CoverEveryEdgeSizeTypeShapeAndDistribution) {
             merge_types.insert(static_cast<int>(s.type));
             if (s.type == KeyType::U32) merge_u32_sizes.insert(c.n);
         }
-        EXPECT_EQ(encode(s), c.variant);
     }
     for (int k : {1, 5, 8, 10, 12, 16, 20})
         for (std::size_t n : {(std::size_t{1} << k) - 1, std::size_t{1} << k, (std::size_t{1} << k) + 1}) {
@@ -221,17 +223,22 @@ TEST(MergeSortCases, CoverEveryEdgeSizeTypeShapeAndDistribution) {
 }
 
 TEST(MergeSortCases, TheOpOptionPicksOneOperationAndRejectsOthers) {
-    for (const auto& c : exercise().cases(options_with_op("merge"))) EXPECT_EQ(decode(c.variant).op, Op::Merge);
-    for (const auto& c : exercise().cases(options_with_op("sort"))) EXPECT_EQ(decode(c.variant).op, Op::Sort);
+    for (const auto& c : exercise().cases(options_with_op("merge"))) EXPECT_EQ(c.spec.op, Op::Merge);
+    for (const auto& c : exercise().cases(options_with_op("sort"))) EXPECT_EQ(c.spec.op, Op::Sort);
     EXPECT_THROW(exercise().cases(options_with_op("shuffle")), pmpp::UsageError);
 }
 
-TEST(MergeSortCases, VariantZeroIsASortOfU32Keys) {
-    const CaseSpec s = decode(0);
-    EXPECT_EQ(s.op, Op::Sort);
-    EXPECT_EQ(s.type, KeyType::U32);
-    EXPECT_FALSE(s.pairs);
-    EXPECT_THROW(decode(1 << 12), std::logic_error);
+// The labels name every field of the spec: no two cases of the list share one (their seeds come
+// from their labels).
+TEST(MergeSortCases, EveryCaseHasItsOwnLabel) {
+    std::set<std::string> labels;
+    for (const auto& c : exercise().cases(options_with_op("all")))
+        EXPECT_TRUE(labels.insert(exercise().label(c)).second) << exercise().label(c);
+    EXPECT_EQ(
+        exercise().label(make_case({Op::Merge, KeyType::Event, false, MergeShape::AOne}, 1000, Distribution::AllEqual)),
+        "n=2^10-24 merge event [1 + (n-1)] all-equal");
+    EXPECT_EQ(exercise().label(make_case({Op::Sort, KeyType::U64, true}, 33, Distribution::Uniform)),
+              "n=33 sort u64 keys + u32 values uniform");
 }
 
 TEST(MergeInputs, DealEveryShapeAsDescribed) {
@@ -306,7 +313,8 @@ TEST(JudgeSort, RejectsAnUnstableSortOfPairs) {
     for (std::size_t i = 0; i < got.keys.size();) {  // reverse every run of equal keys, values with them
         std::size_t j = i;
         while (j < got.keys.size() && got.keys[j] == got.keys[i]) ++j;
-        std::reverse(got.values.begin() + static_cast<std::ptrdiff_t>(i), got.values.begin() + static_cast<std::ptrdiff_t>(j));
+        std::reverse(got.values.begin() + static_cast<std::ptrdiff_t>(i),
+                     got.values.begin() + static_cast<std::ptrdiff_t>(j));
         i = j;
     }
     const CheckResult r = judge_sort(in, want, got);
@@ -326,7 +334,8 @@ TEST(JudgeSort, RejectsAnUnstableSortOfEvents) {
 }
 
 TEST(JudgeMerge, RejectsTiesTakenFromBFirst) {
-    const auto in = merge_inputs<Event>(1000, Distribution::FewDistinct, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<Event>(1000, Distribution::FewDistinct, MergeShape::Halves, pmpp::testing::test_seed());
     std::vector<Event> b_first;
     std::merge(in.b.begin(), in.b.end(), in.a.begin(), in.a.end(), std::back_inserter(b_first), EarlierEvent{});
     const CheckResult r = judge_merge(in, expected_merge(in), b_first);
@@ -335,7 +344,8 @@ TEST(JudgeMerge, RejectsTiesTakenFromBFirst) {
 }
 
 TEST(JudgeMerge, NamesTheElementLostAndTheOneDoubled) {
-    const auto in = merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const auto want = expected_merge(in);
     auto got = want;
     got[300] = got[299];  // still ordered: element 300 lost, 299 doubled
@@ -351,11 +361,12 @@ TEST(JudgeMerge, NamesTheElementLostAndTheOneDoubled) {
 // The first property broken names the message; the hints of the comparison and of the later
 // checks still reach the report.
 TEST(JudgeMerge, ReportsTheHintsOfEveryCheckThatFoundSomething) {
-    const auto in = merge_inputs<std::uint32_t>(5000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(5000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const auto want = expected_merge(in);
     auto got = want;
     std::reverse(got.begin() + 1024, got.begin() + 2048);  // out of order, every element still there
-    got[10] = got[11];                                      // and one lost, its neighbour doubled
+    got[10] = got[11];  // and one lost, its neighbour doubled
     const CheckResult r = judge_merge(in, want, got);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
@@ -363,7 +374,8 @@ TEST(JudgeMerge, ReportsTheHintsOfEveryCheckThatFoundSomething) {
 }
 
 TEST(JudgeMerge, SaysWhereTheNeverWrittenTailStarts) {
-    const auto in = merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const auto want = expected_merge(in);
     auto got = want;
     for (std::size_t i = 992; i < got.size(); ++i) got[i] = 0xFFFFFFFFu;
@@ -375,7 +387,8 @@ TEST(JudgeMerge, SaysWhereTheNeverWrittenTailStarts) {
 }
 
 TEST(CheckCoRank, RejectsACoRankThatIsOffByOne) {
-    const auto in = merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const CheckResult r = check_co_rank<std::uint32_t>(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             const std::size_t i = co_rank(k, a, na, b, nb, KeyLess{});
@@ -387,7 +400,8 @@ TEST(CheckCoRank, RejectsACoRankThatIsOffByOne) {
 }
 
 TEST(CheckCoRank, RejectsACoRankThatSendsTiesToB) {
-    const auto in = merge_inputs<std::uint32_t>(300, Distribution::AllEqual, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(300, Distribution::AllEqual, MergeShape::Halves, pmpp::testing::test_seed());
     const CheckResult r = check_co_rank<std::uint32_t>(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             // B first on ties: the co-rank of B in the merge of B and A.
@@ -400,7 +414,8 @@ TEST(CheckCoRank, RejectsACoRankThatSendsTiesToB) {
 }
 
 TEST(CheckCoRank, SaysAnAnswerBeyondTheRangeIsAWrappedSubtraction) {
-    const auto in = merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
     const CheckResult r = check_co_rank<std::uint32_t>(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             return wrong::co_rank_lower_bound_wraps(k, a, na, b, nb, KeyLess{});
@@ -415,7 +430,8 @@ TEST(CheckCoRank, SaysAnAnswerBeyondTheRangeIsAWrappedSubtraction) {
 
 // The co-rank of the merge that lets B win ties, on inputs without repeated keys, is the right one.
 TEST(CheckCoRank, AcceptsACoRankThatSendsTiesToBWhereNoKeyRepeats) {
-    const auto in = merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Interleaved, pmpp::testing::test_seed());
+    const auto in =
+        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Interleaved, pmpp::testing::test_seed());
     const CheckResult r = check_co_rank<std::uint32_t>(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             return wrong::co_rank_ties_from_b(k, a, na, b, nb, KeyLess{});
@@ -425,11 +441,10 @@ TEST(CheckCoRank, AcceptsACoRankThatSendsTiesToBWhereNoKeyRepeats) {
 }
 
 TEST(CheckCoRank, AcceptsTheReference) {
-    const auto in = merge_inputs<Event>(5000, Distribution::FewDistinct, MergeShape::AThird, pmpp::testing::test_seed());
-    const CheckResult r = check_co_rank<Event>(
-        [](std::size_t k, const Event* a, std::size_t na, const Event* b, std::size_t nb) {
-            return co_rank(k, a, na, b, nb, EarlierEvent{});
-        },
-        in);
+    const auto in =
+        merge_inputs<Event>(5000, Distribution::FewDistinct, MergeShape::AThird, pmpp::testing::test_seed());
+    const CheckResult r = check_co_rank<Event>([](std::size_t k, const Event* a, std::size_t na, const Event* b,
+                                                  std::size_t nb) { return co_rank(k, a, na, b, nb, EarlierEvent{}); },
+                                               in);
     EXPECT_TRUE(r.ok) << r.report();
 }

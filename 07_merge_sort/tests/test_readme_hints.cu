@@ -5,7 +5,7 @@
 // expects the symptom among what `make run` shows without --verbose: the reports of the first
 // three failing cases and the hints over all cases. The host test expects the README to quote
 // exactly the table's symptoms.
-#include "../merge_sort_harness.h"
+#include "../harness/merge_sort_harness.h"
 #include "wrong_merge_sort.h"
 #include "wrong_student.h"
 
@@ -28,37 +28,37 @@ template <class Calls>
 using KeyOf = typename std::decay_t<Calls>::KeyType;
 
 // Each makes the student's implementation wrong in one function, for every key type.
-using Mistake = std::function<void(CheckedImpl&)>;
+using Mistake = std::function<void(MergeSortFn&)>;
 
-#define WRONG_CO_RANK(fn)                                                                                    \
-    [](CheckedImpl& impl) {                                                                                  \
-        impl.for_each_key([](auto& calls) {                                                                  \
-            using Key = KeyOf<decltype(calls)>;                                                              \
+#define WRONG_CO_RANK(fn)                                                                                   \
+    [](MergeSortFn& impl) {                                                                                 \
+        impl.for_each_key([](auto& calls) {                                                                 \
+            using Key = KeyOf<decltype(calls)>;                                                             \
             calls.co_rank = [](std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb) { \
-                return fn(k, a, na, b, nb, LessOf<Key>{});                                                   \
-            };                                                                                               \
-        });                                                                                                  \
+                return fn(k, a, na, b, nb, LessOf<Key>{});                                                  \
+            };                                                                                              \
+        });                                                                                                 \
     }
-#define WRONG_MERGE(which, fn)                                  \
-    [](CheckedImpl& impl) {                                     \
-        impl.for_each_key([](auto& calls) {                     \
-            using Key = KeyOf<decltype(calls)>;                 \
-            for (auto& merge : calls.merges)                    \
-                if (merge.label == which) merge.run = fn<Key>;  \
-        });                                                     \
+#define WRONG_MERGE(which, fn)                                 \
+    [](MergeSortFn& impl) {                                    \
+        impl.for_each_key([](auto& calls) {                    \
+            using Key = KeyOf<decltype(calls)>;                \
+            for (auto& merge : calls.merges)                   \
+                if (merge.label == which) merge.run = fn<Key>; \
+        });                                                    \
     }
-#define WRONG_SORT(fn)                                \
-    [](CheckedImpl& impl) {                           \
-        impl.for_each_key([](auto& calls) {           \
-            using Key = KeyOf<decltype(calls)>;       \
-            calls.sort_keys = fn<Key, NoValues>;      \
-            calls.sort_pairs = fn<Key, PairValue>;    \
-        });                                           \
+#define WRONG_SORT(fn)                             \
+    [](MergeSortFn& impl) {                        \
+        impl.for_each_key([](auto& calls) {        \
+            using Key = KeyOf<decltype(calls)>;    \
+            calls.sort_keys = fn<Key, NoValues>;   \
+            calls.sort_pairs = fn<Key, PairValue>; \
+        });                                        \
     }
 
 struct HintCase {
     std::string symptom;  // as README.md quotes it
-    std::string wrong;    // the wrong function, for the messages
+    std::string wrong;  // the wrong function, for the messages
     Mistake make_wrong;
 };
 
@@ -69,7 +69,8 @@ const std::vector<HintCase>& hint_table() {
          WRONG_CO_RANK(wrong::co_rank_ties_from_b)},
         {"co_rank_student: ... the answer must lie in [max(0, k - |B|), min(k, |A|)]",
          "wrong::co_rank_lower_bound_wraps", WRONG_CO_RANK(wrong::co_rank_lower_bound_wraps)},
-        {"merge_basic_student: ... of the input lost (e.g. ...) and ... of others", "wrong::merge_basic_slice_starts_one_late", WRONG_MERGE("basic", wrong::merge_basic_slice_starts_one_late)},
+        {"merge_basic_student: ... of the input lost (e.g. ...) and ... of others",
+         "wrong::merge_basic_slice_starts_one_late", WRONG_MERGE("basic", wrong::merge_basic_slice_starts_one_late)},
         {"merge_basic_student: ... never written", "wrong::merge_basic_grid_rounded_down",
          WRONG_MERGE("basic", wrong::merge_basic_grid_rounded_down)},
         {"merge_basic_student: wrote ... past the end of c", "wrong::merge_one_past_end",
@@ -78,8 +79,8 @@ const std::vector<HintCase>& hint_table() {
          "wrong::merge_tiled_advancing_whole_tiles", WRONG_MERGE("tiled", wrong::merge_tiled_advancing_whole_tiles)},
         {"sort_student: ... keys_scratch holds exactly the sorted keys", "wrong::sort_ping_pong_from_scratch",
          WRONG_SORT(wrong::sort_ping_pong_from_scratch)},
-        {"sort_student: ... two sorted runs, split at index ...: each half is sorted",
-         "wrong::sort_one_pass_short", WRONG_SORT(wrong::sort_one_pass_short)},
+        {"sort_student: ... two sorted runs, split at index ...: each half is sorted", "wrong::sort_one_pass_short",
+         WRONG_SORT(wrong::sort_one_pass_short)},
         {"sort_student: ... sorted within runs of ... elements ... but not across them",
          "wrong::sort_passes_counted_in_tiles", WRONG_SORT(wrong::sort_passes_counted_in_tiles)},
         {"sort_student: ... equal keys ... out of input order...: the sort is not stable",
@@ -98,11 +99,10 @@ const std::vector<HintCase>& hint_table() {
 
 // The check's cases up to the largest that `make sanitize` runs (the Makefile's CHECK_MAX_SIZE):
 // every kind of case the full list has, at sizes that keep the test short.
-std::vector<pmpp::Case> small_cases() {
+std::vector<MergeSortCase> small_cases() {
     constexpr std::size_t kLargestCase = 70000;
-    const pmpp::ExerciseDef def = exercise();
-    std::vector<pmpp::Case> cases;
-    for (const pmpp::Case& c : def.cases(pmpp::default_options(def.extra_options)))
+    std::vector<MergeSortCase> cases;
+    for (const MergeSortCase& c : exercise().cases(pmpp::default_options(exercise().extra_options)))
         if (c.n <= kLargestCase) cases.push_back(c);
     return cases;
 }
@@ -121,9 +121,10 @@ std::string shown_without_verbose(const std::string& output) {
     return shown;
 }
 
-std::string check_output_of(const CheckedImpl& impl, const std::vector<pmpp::Case>& cases, std::uint64_t seed) {
-    return pmpp::check_output(
-        cases, [&](const pmpp::Case& c) { return check_case(impl, c, pmpp::case_seed(seed, c)); });
+std::string check_output_of(const MergeSortFn& impl, const std::vector<MergeSortCase>& cases, std::uint64_t seed) {
+    return pmpp::check_output(exercise(), cases, [&](const MergeSortCase& c) {
+        return check(impl, make_problem(c, pmpp::case_seed(seed, exercise().untyped(c))), c);
+    });
 }
 
 }  // namespace
@@ -134,18 +135,17 @@ TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    const std::vector<pmpp::Case> cases = small_cases();
+    const std::vector<MergeSortCase> cases = small_cases();
     const std::uint64_t seed = pmpp::testing::test_seed();
     // The reference answer in the student's slot passes: each failure below is its one mistake.
-    ASSERT_EQ(check_output_of(checked_impl("student"), cases, seed), "");
+    ASSERT_EQ(check_output_of(exercise().variant("student").fn, cases, seed), "");
     for (const HintCase& h : hint_table()) {
-        CheckedImpl impl = checked_impl("student");
+        MergeSortFn impl = exercise().variant("student").fn;
         h.make_wrong(impl);
         const std::string output = check_output_of(impl, cases, seed);
         EXPECT_FALSE(output.empty()) << h.wrong << " passes every case";
         EXPECT_TRUE(pmpp::shows_symptom(shown_without_verbose(output), h.symptom))
-            << h.wrong << ": `make run` should show \"" << h.symptom << "\" (seed " << seed
-            << "); the check printed:\n"
+            << h.wrong << ": `make run` should show \"" << h.symptom << "\" (seed " << seed << "); the check printed:\n"
             << output;
     }
 }

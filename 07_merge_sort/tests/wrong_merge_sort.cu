@@ -1,6 +1,6 @@
 #include "wrong_merge_sort.h"
 
-#include "../merge_core.h"
+#include "../merge_sort_1_basic.cuh"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
@@ -136,7 +136,7 @@ void merge_one_past_end(const Key* a, std::size_t na, const Key* b, std::size_t 
     if (total == 0) return;
     const std::size_t blocks = total / kOutputsPerBlock + 1;  // "rounded up", one block too many when it divides
     merge_one_output_per_thread_inclusive<<<static_cast<unsigned>(blocks), kOutputsPerBlock>>>(a, na, b, nb, c,
-                                                                                                LessOf<Key>{});
+                                                                                               LessOf<Key>{});
     PMPP_CHECK_LAUNCH();
 }
 template <class Key>
@@ -179,7 +179,8 @@ template <class Key, class Value>
 void sort_unstable(const SortArgs<Key, Value>& args, std::size_t n) {
     sort_fast(args, n, LessOf<Key>{});
     if (n == 0) return;
-    reverse_equal_runs<<<static_cast<unsigned>((n + 255) / 256), 256>>>(args.keys_out, args.values_out, n, LessOf<Key>{});
+    reverse_equal_runs<<<static_cast<unsigned>((n + 255) / 256), 256>>>(args.keys_out, args.values_out, n,
+                                                                        LessOf<Key>{});
     PMPP_CHECK_LAUNCH();
 }
 
@@ -188,7 +189,8 @@ void sort_values_stay(const SortArgs<Key, Value>& args, std::size_t n) {
     sort_fast(args, n, LessOf<Key>{});
     if constexpr (kHasValues<Value>)
         if (n > 0)
-            PMPP_CUDA_CHECK(cudaMemcpyAsync(args.values_out, args.values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice));
+            PMPP_CUDA_CHECK(
+                cudaMemcpyAsync(args.values_out, args.values_in, n * sizeof(Value), cudaMemcpyDeviceToDevice));
 }
 
 template <class Key, class Value>
@@ -214,22 +216,22 @@ void sort_uses_input_as_scratch(const SortArgs<Key, Value>& args, std::size_t n)
     sort_fast(s, n, LessOf<Key>{});
 }
 
-#define INSTANTIATE_WRONG_SORTS(Key, Value)                                                           \
-    template void sort_halves_only<Key, Value>(const SortArgs<Key, Value>&, std::size_t);             \
-    template void sort_unstable<Key, Value>(const SortArgs<Key, Value>&, std::size_t);                \
-    template void sort_values_stay<Key, Value>(const SortArgs<Key, Value>&, std::size_t);             \
-    template void sort_into_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t);            \
-    template void sort_uses_input_as_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t);   \
-    template void sort_sentinel_past_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t);   \
+#define INSTANTIATE_WRONG_SORTS(Key, Value)                                                         \
+    template void sort_halves_only<Key, Value>(const SortArgs<Key, Value>&, std::size_t);           \
+    template void sort_unstable<Key, Value>(const SortArgs<Key, Value>&, std::size_t);              \
+    template void sort_values_stay<Key, Value>(const SortArgs<Key, Value>&, std::size_t);           \
+    template void sort_into_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t);          \
+    template void sort_uses_input_as_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t); \
+    template void sort_sentinel_past_scratch<Key, Value>(const SortArgs<Key, Value>&, std::size_t); \
     template void sort_memoized<Key, Value>(const SortArgs<Key, Value>&, std::size_t);
-#define INSTANTIATE_WRONG(Key)                                                                                       \
+#define INSTANTIATE_WRONG(Key)                                                                                         \
     template void merge_co_rank_off_by_one<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*); \
     template void merge_ties_from_b<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);        \
     template void merge_skips_last<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);         \
     template void merge_one_past_end<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);       \
     template void merge_one_early<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);          \
     template void merge_memoized<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);           \
-    INSTANTIATE_WRONG_SORTS(Key, NoValues)                                                                           \
+    INSTANTIATE_WRONG_SORTS(Key, NoValues)                                                                             \
     INSTANTIATE_WRONG_SORTS(Key, PairValue)
 #define INSTANTIATE_WRONG_KEY(Key, Less) INSTANTIATE_WRONG(Key)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_WRONG_KEY)

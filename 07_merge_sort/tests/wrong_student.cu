@@ -1,7 +1,7 @@
 #include "wrong_student.h"
 
-#include "../block_merge_passes.cuh"  // sort_tiles_in_shared: the right tile sort, kSortTile = 1024
-#include "../merge_core.h"
+#include "../merge_sort_2_tiled.cuh"  // sort_tiles_in_shared: the right tile sort, kSortTile = 1024
+#include "../merge_sort_1_basic.cuh"
 
 #include "common/cuda_check.h"
 
@@ -84,7 +84,8 @@ __global__ void tiled_merge_advancing_whole_tiles(const Key* a, std::size_t na, 
         for (int i = threadIdx.x; i < b_count; i += blockDim.x) tile_b[i] = block_b[b_done + i];
         __syncthreads();
         // At most what the tiles hold: with A and B ahead of the output, co-rank needs k <= both counts.
-        const int c_count = min_of(static_cast<int>(min_of<std::size_t>(kTile, block_total - c_done)), a_count + b_count);
+        const int c_count =
+            min_of(static_cast<int>(min_of<std::size_t>(kTile, block_total - c_done)), a_count + b_count);
         const int per_thread = (c_count + static_cast<int>(blockDim.x) - 1) / static_cast<int>(blockDim.x);
         const int k0 = min_of(static_cast<int>(threadIdx.x) * per_thread, c_count);
         const int k1 = min_of(k0 + per_thread, c_count);
@@ -103,7 +104,7 @@ __global__ void tiled_merge_advancing_whole_tiles(const Key* a, std::size_t na, 
 
 enum class SortMistake { PingPongFromScratch, OnePassShort, PassesCountedInTiles, TiesFromB };
 
-// merge_slice (merge_core.h) with B in A's part: on equal keys B's element goes first.
+// merge_slice (merge_sort_1_basic.cuh) with B in A's part: on equal keys B's element goes first.
 template <class Key, class Value, class Less>
 __device__ void merge_slice_ties_from_b(const SortedRuns<Key, Value>& runs, std::size_t k_begin, std::size_t k_end,
                                         Key* out, Value* out_values, Less less) {
@@ -127,8 +128,10 @@ __global__ void merge_pass_kernel(SortedRuns<Key, Value> runs, Key* out, Value* 
     const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t k0 = min_of(thread * kOutputsPerThread, runs.n);
     const std::size_t k1 = min_of(k0 + kOutputsPerThread, runs.n);
-    if (ties_from_b) merge_slice_ties_from_b(runs, k0, k1, out, out_values, less);
-    else merge_slice(runs, k0, k1, out, out_values, less);
+    if (ties_from_b)
+        merge_slice_ties_from_b(runs, k0, k1, out, out_values, less);
+    else
+        merge_slice(runs, k0, k1, out, out_values, less);
 }
 
 // Tiles of kSortTile sorted in shared memory, then merge passes, with one mistake.
@@ -212,17 +215,17 @@ void sort_passes_take_ties_from_b(const SortArgs<Key, Value>& args, std::size_t 
 
 #define INSTANTIATE_WRONG_STUDENT_MERGE(fn, Key) \
     template void fn<Key>(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*);
-#define INSTANTIATE_WRONG_STUDENT_SORT(fn, Key)                                               \
-    template void fn<Key, NoValues>(const SortArgs<Key, NoValues>&, std::size_t);             \
+#define INSTANTIATE_WRONG_STUDENT_SORT(fn, Key)                                   \
+    template void fn<Key, NoValues>(const SortArgs<Key, NoValues>&, std::size_t); \
     template void fn<Key, PairValue>(const SortArgs<Key, PairValue>&, std::size_t);
-#define INSTANTIATE_WRONG_STUDENT(Key, Less)                                   \
-    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_slice_starts_one_late, Key)    \
-    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_grid_rounded_down, Key)        \
-    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_pieces_not_merged, Key)        \
-    INSTANTIATE_WRONG_STUDENT_MERGE(merge_tiled_advancing_whole_tiles, Key)    \
-    INSTANTIATE_WRONG_STUDENT_SORT(sort_ping_pong_from_scratch, Key)           \
-    INSTANTIATE_WRONG_STUDENT_SORT(sort_one_pass_short, Key)                   \
-    INSTANTIATE_WRONG_STUDENT_SORT(sort_passes_counted_in_tiles, Key)          \
+#define INSTANTIATE_WRONG_STUDENT(Key, Less)                                \
+    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_slice_starts_one_late, Key) \
+    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_grid_rounded_down, Key)     \
+    INSTANTIATE_WRONG_STUDENT_MERGE(merge_basic_pieces_not_merged, Key)     \
+    INSTANTIATE_WRONG_STUDENT_MERGE(merge_tiled_advancing_whole_tiles, Key) \
+    INSTANTIATE_WRONG_STUDENT_SORT(sort_ping_pong_from_scratch, Key)        \
+    INSTANTIATE_WRONG_STUDENT_SORT(sort_one_pass_short, Key)                \
+    INSTANTIATE_WRONG_STUDENT_SORT(sort_passes_counted_in_tiles, Key)       \
     INSTANTIATE_WRONG_STUDENT_SORT(sort_passes_take_ties_from_b, Key)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_WRONG_STUDENT)
 #undef INSTANTIATE_WRONG_STUDENT

@@ -16,14 +16,16 @@ namespace wrong {
 // My search moves left when A's element is not before B's, `!less(a[mid], b[k - 1 - mid])`: on a
 // tie B's element goes first.
 template <class Key, class Less>
-MERGE_SORT_HD std::size_t co_rank_ties_from_b(std::size_t k, const Key* a, std::size_t na, const Key* b,
-                                              std::size_t nb, Less less) {
+PMPP_HD std::size_t co_rank_ties_from_b(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
+                                        Less less) {
     std::size_t lo = k > nb ? k - nb : 0;
     std::size_t hi = k < na ? k : na;
     while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
-        if (!less(a[mid], b[k - 1 - mid])) hi = mid;
-        else lo = mid + 1;
+        if (!less(a[mid], b[k - 1 - mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }
@@ -31,14 +33,16 @@ MERGE_SORT_HD std::size_t co_rank_ties_from_b(std::size_t k, const Key* a, std::
 // My search starts at lo = k - nb, as the book's int code does: with std::size_t that wraps
 // around when k < nb.
 template <class Key, class Less>
-MERGE_SORT_HD std::size_t co_rank_lower_bound_wraps(std::size_t k, const Key* a, std::size_t na, const Key* b,
-                                                    std::size_t nb, Less less) {
+PMPP_HD std::size_t co_rank_lower_bound_wraps(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
+                                              Less less) {
     std::size_t lo = k - nb;
     std::size_t hi = k < na ? k : na;
     while (lo < hi) {
         const std::size_t mid = lo + (hi - lo) / 2;
-        if (less(b[k - 1 - mid], a[mid])) hi = mid;
-        else lo = mid + 1;
+        if (less(b[k - 1 - mid], a[mid]))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }

@@ -69,7 +69,12 @@ struct Arrays {
     DeviceBuffer<std::uint32_t> keys_in, keys_out, keys_scratch, values_in, values_out, values_scratch;
     DeviceBuffer<std::size_t> splits;
     explicit Arrays(std::size_t n)
-        : keys_in(n), keys_out(n), keys_scratch(n), values_in(n), values_out(n), values_scratch(n),
+        : keys_in(n),
+          keys_out(n),
+          keys_scratch(n),
+          values_in(n),
+          values_out(n),
+          values_scratch(n),
           splits(split_capacity(n)) {
         fill_random<<<1024, 256>>>(keys_in.data(), n, 12345);
         fill_random<<<1024, 256>>>(values_in.data(), n, 777);
@@ -140,13 +145,13 @@ void time_cub(Arrays& arrays, L2Flusher& flusher) {
                                 PMPP_CUDA_CHECK(cub::DeviceMergeSort::StableSortKeysCopy(
                                     temp, b, a.keys_in, a.keys_out, static_cast<std::int64_t>(m), KeyLess{}));
                             });
-        time_sort<PairValue>("cub SortPairsCopy", arrays, n, flusher,
-                             [&](const SortArgs<std::uint32_t, PairValue>& a, std::size_t m) {
-                                 std::size_t b = bytes;
-                                 PMPP_CUDA_CHECK(cub::DeviceMergeSort::SortPairsCopy(
-                                     temp, b, a.keys_in, a.values_in, a.keys_out, a.values_out,
-                                     static_cast<std::int64_t>(m), KeyLess{}));
-                             });
+        time_sort<PairValue>(
+            "cub SortPairsCopy", arrays, n, flusher, [&](const SortArgs<std::uint32_t, PairValue>& a, std::size_t m) {
+                std::size_t b = bytes;
+                PMPP_CUDA_CHECK(cub::DeviceMergeSort::SortPairsCopy(temp, b, a.keys_in, a.values_in, a.keys_out,
+                                                                    a.values_out, static_cast<std::int64_t>(m),
+                                                                    KeyLess{}));
+            });
     }
     PMPP_CUDA_CHECK(cudaFree(temp));
 }
@@ -192,9 +197,8 @@ void breakdown(Arrays& arrays, L2Flusher& flusher) {
         for (int lanes : {1, 2, 4, 8, 16, 32}) {
             const std::size_t blocks = (tiles_n * lanes + 255) / 256;
             const Stats p = time_device(timing(), &flusher, [&] {
-                fast::partition_kernel<<<static_cast<unsigned>(blocks), 256>>>(last, std::size_t{Cfg::kMergeTile},
-                                                                                tiles_n, arrays.splits.data(), lanes,
-                                                                                KeyLess{});
+                fast::partition_kernel<<<static_cast<unsigned>(blocks), 256>>>(
+                    last, std::size_t{Cfg::kMergeTile}, tiles_n, arrays.splits.data(), lanes, KeyLess{});
             });
             std::printf("    last pass: partition of %zu tiles, %2d lanes: %.4f ms%s\n", tiles_n, lanes, p.median,
                         lanes == fast::partition_lanes(tiles_n) ? "  (the shipped choice)" : "");
@@ -254,8 +258,8 @@ int main() {
     Arrays arrays(kSizes[2]);
 #if SWEEP_PART == 0
     time_cub(arrays, flusher);
-    sweep_shape<fast::Config<256, 512, 17>, NoValues>(arrays, flusher);         // no register caps
-    sweep_shape<fast::Config<256, 512, 17, 5, 4>, NoValues>(arrays, flusher);   // both capped
+    sweep_shape<fast::Config<256, 512, 17>, NoValues>(arrays, flusher);  // no register caps
+    sweep_shape<fast::Config<256, 512, 17, 5, 4>, NoValues>(arrays, flusher);  // both capped
     sweep_shape<fast::Config<256, 1024, 17, 5, 2>, NoValues>(arrays, flusher);  // shipped
     breakdown(arrays, flusher);
 #elif SWEEP_PART == 5
@@ -286,7 +290,7 @@ int main() {
     // capped for 6 and 8 blocks per SM (40 and 32 registers: CUB's merge keeps 58% of the warps
     // active against our 47% before the cap at 5).
     using Keys = fast::Config<256, 1024, 17, 5, 2>;  // 4-byte keys (the shape of the last session)
-    using Pairs = fast::Config<256, 512, 11, 5>;     // 4-byte keys with 4-byte values
+    using Pairs = fast::Config<256, 512, 11, 5>;  // 4-byte keys with 4-byte values
     using Exec = fast::DeviceExecutor;
     using Overlap = fast::OverlappingExecutor;
     sweep_shape<Keys, NoValues, Exec>(arrays, flusher, " usual launch");

@@ -1,14 +1,14 @@
 // merge_sort_solution.cu: the reference answer in the student's slot. `make` links it into
 // build/merge_sort_solution, which must pass every check: proof that the harness accepts a right
-// answer. Tasks 1-3 are the textbook references (merge_core.h, variants 1 and 2); task 4 is the
-// fast sort (variant 4).
-#include "merge_core.h"
+// answer. Tasks 1-3 are the textbook references (merge_sort_1_basic.cuh, variants 1 and 2); task
+// 4 is the fast sort (variant 4).
+#include "merge_sort_1_basic.cuh"
 
 namespace merge_sort {
 
 template <class Key, class Less>
-MERGE_SORT_HD std::size_t co_rank_student(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
-                                          Less less) {
+PMPP_HD_EXTERN std::size_t co_rank_student(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb,
+                                           Less less) {
     return co_rank(k, a, na, b, nb, less);
 }
 

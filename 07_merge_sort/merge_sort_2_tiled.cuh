@@ -1,4 +1,4 @@
-// block_merge_passes.cuh: what merge_sort_2_tiled.cu and merge_sort_3_circular.cu share. They
+// merge_sort_2_tiled.cuh: what merge_sort_2_tiled.cu and merge_sort_3_circular.cu share. They
 // differ only in how a block merges its part of the output (BlockMerge::merge: plain shared-memory
 // tiles, PMPP 12.6, or circular ones, PMPP 12.7); everything around that is here:
 //  - merge_block_ranges: the whole output (of one merge, or of one merge-sort pass) split evenly
@@ -7,10 +7,10 @@
 //  - sort_tiles_in_shared: a merge sort's first step, runs of kSortTile sorted inside one block
 //    by bottom-up merges in shared memory (each thread a slice of each level, via co-rank);
 //  - the host drivers of a merge and of a sort.
-// Included by those two files only; the kernels have internal linkage in each.
+// Included by those two files (and tests/wrong_student.cu); the kernels have internal linkage in each.
 #pragma once
 
-#include "merge_core.h"
+#include "merge_sort_1_basic.cuh"
 
 #include "common/cuda_check.h"
 
@@ -18,7 +18,7 @@ namespace merge_sort {
 namespace {
 
 constexpr int kBlockThreads = 256;
-constexpr int kSortTile = 1024;             // keys per block in the first step of a sort
+constexpr int kSortTile = 1024;  // keys per block in the first step of a sort
 constexpr std::size_t kOutputsPerBlock = 4096;  // outputs per block in a merge or a merge pass
 
 // Each block produces outputs [blockIdx.x * per_block, ...) of merging every pair of `runs`.
@@ -39,8 +39,8 @@ __global__ void __launch_bounds__(kBlockThreads)
         if (threadIdx.x == 32) s_a_end = co_rank(d1, pair.a, pair.na, pair.b, pair.nb, less);
         __syncthreads();
         const std::size_t i0 = s_a_begin, i1 = s_a_end, j0 = d0 - i0, j1 = d1 - i1;
-        BlockMerge::merge(pair.a + i0, offset(pair.av, i0), i1 - i0, pair.b + j0, offset(pair.bv, j0), j1 - j0,
-                          out + k, offset(out_values, k), less);
+        BlockMerge::merge(pair.a + i0, offset(pair.av, i0), i1 - i0, pair.b + j0, offset(pair.bv, j0), j1 - j0, out + k,
+                          offset(out_values, k), less);
         __syncthreads();  // every thread has read s_a_begin and s_a_end before the next part
         k = stop;
     }
@@ -81,9 +81,9 @@ void merge_by_block_ranges(const Key* a, std::size_t na, const Key* b, std::size
     const std::size_t total = na + nb;
     if (total == 0) return;
     const std::size_t blocks = (total + kOutputsPerBlock - 1) / kOutputsPerBlock;
-    merge_block_ranges<BlockMerge><<<static_cast<unsigned>(blocks), kBlockThreads>>>(
-        TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, c, static_cast<NoValues*>(nullptr), kOutputsPerBlock,
-        less);
+    merge_block_ranges<BlockMerge>
+        <<<static_cast<unsigned>(blocks), kBlockThreads>>>(TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, c,
+                                                           static_cast<NoValues*>(nullptr), kOutputsPerBlock, less);
     PMPP_CHECK_LAUNCH();
 }
 
@@ -110,8 +110,8 @@ void sort_tiles_then_block_passes(const SortArgs<Key, Value>& args, std::size_t 
         const SortedRuns<Key, Value> runs{dst, dst_values, n, width};
         destination(pass, dst, dst_values);
         const std::size_t blocks = (n + kOutputsPerBlock - 1) / kOutputsPerBlock;
-        merge_block_ranges<BlockMerge><<<static_cast<unsigned>(blocks), kBlockThreads>>>(runs, dst, dst_values,
-                                                                                         kOutputsPerBlock, less);
+        merge_block_ranges<BlockMerge>
+            <<<static_cast<unsigned>(blocks), kBlockThreads>>>(runs, dst, dst_values, kOutputsPerBlock, less);
         PMPP_CHECK_LAUNCH();
     }
 }

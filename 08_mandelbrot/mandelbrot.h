@@ -5,7 +5,7 @@
 // A count is all an implementation returns (one std::uint32_t per pixel, row-major, top row
 // first); coloring is a separate, host-side step (mandelbrot_color.h).
 //
-// The harness (mandelbrot_harness.cu) owns the views, the timing and the check. Pointers named
+// The harness (harness/) owns the views, the timing and the check. Pointers named
 // `counts` are device pointers (width * height elements) unless the function name says "cpu".
 // All GPU work goes on the default stream.
 #pragma once
@@ -15,11 +15,7 @@
 #include <string>
 #include <vector>
 
-#ifdef __CUDACC__
-#define MANDELBROT_HD __host__ __device__ __forceinline__
-#else
-#define MANDELBROT_HD inline
-#endif
+#include "common/host_device.h"  // PMPP_HD
 
 namespace mandelbrot {
 
@@ -47,9 +43,9 @@ struct Frame {
     T left, top, step;
     int width, height, max_iter;
 
-    MANDELBROT_HD T re(int px) const { return left + (static_cast<T>(px) + static_cast<T>(0.5)) * step; }
-    MANDELBROT_HD T im(int py) const { return top - (static_cast<T>(py) + static_cast<T>(0.5)) * step; }
-    MANDELBROT_HD std::size_t pixels() const { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
+    PMPP_HD T re(int px) const { return left + (static_cast<T>(px) + static_cast<T>(0.5)) * step; }
+    PMPP_HD T im(int py) const { return top - (static_cast<T>(py) + static_cast<T>(0.5)) * step; }
+    PMPP_HD std::size_t pixels() const { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height); }
 };
 
 template <typename T>
@@ -65,30 +61,10 @@ Frame<T> make_frame(const View& v) {
     return f;
 }
 
-// The escape time, written once for the CPU and for the pinned reference kernel. Both are
-// compiled without contraction (-ffp-contract=off, -fmad=false): every product and sum is
-// rounded on its own, so the two agree bit for bit. `magnitude2` receives |z|^2 where the
-// iteration stopped (smooth coloring uses it).
-template <typename T>
-MANDELBROT_HD std::uint32_t escape_time(T cr, T ci, int max_iter, T* magnitude2 = nullptr) {
-    T zr = 0, zi = 0, zr2 = 0, zi2 = 0;
-    int k = 0;
-    while (k < max_iter) {
-        zr2 = zr * zr;
-        zi2 = zi * zi;
-        if (zr2 + zi2 > static_cast<T>(4)) break;
-        zi = (zr + zr) * zi + ci;
-        zr = zr2 - zi2 + cr;
-        ++k;
-    }
-    if (magnitude2 != nullptr) *magnitude2 = zr * zr + zi * zi;
-    return static_cast<std::uint32_t>(k);
-}
-
 // ---- The views ---------------------------------------------------------------------------
 
 struct Preset {
-    View view;               // at its native size
+    View view;  // at its native size
     int aspect_w, aspect_h;  // image height = width * aspect_h / aspect_w when --size sets the width
     // How well float reproduces the view's counts (NOTES.md measured it: near the boundary, a
     // count can depend on the rounding of every one of its steps). Up to this image width,
@@ -105,17 +81,47 @@ struct Preset {
 // zoom where float fails visibly, and a square inside the main cardioid (pure arithmetic).
 inline const std::vector<Preset>& presets() {
     static const std::vector<Preset> list = {
-        {{"full", -0.7, 0.0, 3.0, 900, 600, 200}, 3, 2, 1920, true, Precision::Float,
+        {{"full", -0.7, 0.0, 3.0, 900, 600, 200},
+         3,
+         2,
+         1920,
+         true,
+         Precision::Float,
          "the seed's view: [-2.2, 0.8] x [-1, 1], 200 iterations"},
-        {{"full_4096", -0.7, 0.0, 3.0, 1920, 1280, 4096}, 3, 2, 0, true, Precision::Float,
+        {{"full_4096", -0.7, 0.0, 3.0, 1920, 1280, 4096},
+         3,
+         2,
+         0,
+         true,
+         Precision::Float,
          "the seed's view at 4096 iterations"},
-        {{"seahorse", -0.7453, 0.1127, 0.0065, 1920, 1080, 1000}, 16, 9, 0, true, Precision::Float,
+        {{"seahorse", -0.7453, 0.1127, 0.0065, 1920, 1080, 1000},
+         16,
+         9,
+         0,
+         true,
+         Precision::Float,
          "seahorse valley: a spiral between the cardioid and the period-2 bulb"},
-        {{"elephant", 0.285, 0.013, 0.025, 1920, 1080, 1000}, 16, 9, 0, true, Precision::Float,
+        {{"elephant", 0.285, 0.013, 0.025, 1920, 1080, 1000},
+         16,
+         9,
+         0,
+         true,
+         Precision::Float,
          "elephant valley, along the cardioid near its cusp"},
-        {{"deep", -0.7436426, 0.1318266, 1.0e-5, 1920, 1080, 3000}, 16, 9, 0, false, Precision::Double,
+        {{"deep", -0.7436426, 0.1318266, 1.0e-5, 1920, 1080, 3000},
+         16,
+         9,
+         0,
+         false,
+         Precision::Double,
          "a minibrot at 300000x zoom: float cannot tell its pixels apart"},
-        {{"inside", -0.25, 0.0, 0.6, 1920, 1920, 2048}, 1, 1, 1 << 14, true, Precision::Float,
+        {{"inside", -0.25, 0.0, 0.6, 1920, 1920, 2048},
+         1,
+         1,
+         1 << 14,
+         true,
+         Precision::Float,
          "a square inside the main cardioid: every pixel iterates max_iter times"},
     };
     return list;
@@ -140,16 +146,17 @@ inline View at_width(const Preset& p, int image_width) {
 void mandelbrot_student(const View& view, Precision precision, std::uint32_t* counts);
 
 // ---- Reference variants (one file each, from the seed's kernel to the fast ones) -----------
-// The GPU twin of the CPU reference: the same function, compiled with -fmad=false; it matches
+// The GPU twin of the CPU reference: the same operations, compiled with -fmad=false; it matches
 // mandelbrot_cpu bit for bit. mandelbrot_escape_values also writes |z|^2 at the stop (for
 // smooth coloring; magnitude2 is a device array of width * height floats).
-void mandelbrot_pinned(const View& view, Precision precision, std::uint32_t* counts);           // mandelbrot_pinned.cu
+void mandelbrot_pinned(const View& view, Precision precision, std::uint32_t* counts);  // mandelbrot_0_pinned.cu
 void mandelbrot_escape_values(const View& view, Precision precision, std::uint32_t* counts, float* magnitude2);
-void mandelbrot_seed(const View& view, Precision precision, std::uint32_t* counts);             // mandelbrot_1_seed.cu
-void mandelbrot_refill(const View& view, Precision precision, std::uint32_t* counts);           // mandelbrot_2_refill.cu
-void mandelbrot_unrolled(const View& view, Precision precision, std::uint32_t* counts);         // mandelbrot_3_unrolled.cu
-void mandelbrot_shortcuts(const View& view, Precision precision, std::uint32_t* counts);        // mandelbrot_4_shortcuts.cu
-void mandelbrot_border_tracing(const View& view, Precision precision, std::uint32_t* counts);   // mandelbrot_5_border_tracing.cu
+void mandelbrot_seed(const View& view, Precision precision, std::uint32_t* counts);  // mandelbrot_1_seed.cu
+void mandelbrot_refill(const View& view, Precision precision, std::uint32_t* counts);  // mandelbrot_2_refill.cu
+void mandelbrot_unrolled(const View& view, Precision precision, std::uint32_t* counts);  // mandelbrot_3_unrolled.cu
+void mandelbrot_shortcuts(const View& view, Precision precision, std::uint32_t* counts);  // mandelbrot_4_shortcuts.cu
+void mandelbrot_border_tracing(const View& view, Precision precision,
+                               std::uint32_t* counts);  // mandelbrot_5_border_tracing.cu
 
 // ---- The CPU reference (host memory): the definition of correct ---------------------------
 // Rows first, first + stride, first + 2 stride, ... only (the benchmark times a sample of rows).
@@ -179,8 +186,8 @@ struct WarpActivity {
 // The seed's kernel, counting: per pixel, the loop trips of its warp (its cost) and the
 // fraction of active lanes of its warp. warp_trips (uint32) and warp_efficiency (float) are
 // device arrays of width * height elements.
-void mandelbrot_seed_profiled(const View& view, Precision precision, std::uint32_t* counts,
-                              std::uint32_t* warp_trips, float* warp_efficiency, WarpActivity* activity);
+void mandelbrot_seed_profiled(const View& view, Precision precision, std::uint32_t* counts, std::uint32_t* warp_trips,
+                              float* warp_efficiency, WarpActivity* activity);
 // The refill kernel, counting (totals only: a warp has no fixed set of pixels).
 void mandelbrot_refill_profiled(const View& view, Precision precision, std::uint32_t* counts, WarpActivity* activity);
 

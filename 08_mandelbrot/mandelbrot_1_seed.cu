@@ -48,7 +48,8 @@ __global__ void seed_kernel(Frame<T> f, std::uint32_t* counts, std::uint32_t* wa
         lanes = warp_sum(lanes);
         if (in_image) {
             warp_trips[i] = static_cast<std::uint32_t>(slots / 32);
-            warp_efficiency[i] = slots ? static_cast<float>(static_cast<double>(lanes) / static_cast<double>(slots)) : 1.0f;
+            warp_efficiency[i] =
+                slots ? static_cast<float>(static_cast<double>(lanes) / static_cast<double>(slots)) : 1.0f;
         }
         if (lane == 0) {
             atomicAdd(&activity->lane_iterations, lanes);
@@ -71,14 +72,18 @@ void launch(const View& view, std::uint32_t* counts, std::uint32_t* warp_trips, 
 }  // namespace
 
 void mandelbrot_seed(const View& view, Precision precision, std::uint32_t* counts) {
-    if (precision == Precision::Float) launch<float, false>(view, counts, nullptr, nullptr, nullptr);
-    else launch<double, false>(view, counts, nullptr, nullptr, nullptr);
+    if (precision == Precision::Float)
+        launch<float, false>(view, counts, nullptr, nullptr, nullptr);
+    else
+        launch<double, false>(view, counts, nullptr, nullptr, nullptr);
 }
 
-void mandelbrot_seed_profiled(const View& view, Precision precision, std::uint32_t* counts,
-                              std::uint32_t* warp_trips, float* warp_efficiency, WarpActivity* activity) {
-    if (precision == Precision::Float) launch<float, true>(view, counts, warp_trips, warp_efficiency, activity);
-    else launch<double, true>(view, counts, warp_trips, warp_efficiency, activity);
+void mandelbrot_seed_profiled(const View& view, Precision precision, std::uint32_t* counts, std::uint32_t* warp_trips,
+                              float* warp_efficiency, WarpActivity* activity) {
+    if (precision == Precision::Float)
+        launch<float, true>(view, counts, warp_trips, warp_efficiency, activity);
+    else
+        launch<double, true>(view, counts, warp_trips, warp_efficiency, activity);
 }
 
 }  // namespace mandelbrot

@@ -33,7 +33,9 @@ struct UnrolledEngine {
         count = 0;
         return max_iter <= 0;
     }
-    __device__ bool advance(Orbit& o, int max_iter, std::uint32_t& count) { return advance_unrolled(o, max_iter, count); }
+    __device__ bool advance(Orbit& o, int max_iter, std::uint32_t& count) {
+        return advance_unrolled(o, max_iter, count);
+    }
     __device__ void finish(unsigned) {}
 };
 
@@ -47,11 +49,15 @@ struct UnrolledEngine {
 
 void mandelbrot_unrolled(const View& view, Precision precision, std::uint32_t* counts) {
 #if MANDELBROT_UNROLLED_QUEUE
-    if (precision == Precision::Float) launch_from_queue<float>(view, counts, UnrolledEngine<float>{});
-    else launch_from_queue<double>(view, counts, UnrolledEngine<double>{});
+    if (precision == Precision::Float)
+        launch_from_queue<float>(view, counts, UnrolledEngine<float>{});
+    else
+        launch_from_queue<double>(view, counts, UnrolledEngine<double>{});
 #else
-    if (precision == Precision::Float) launch_per_pixel<float>(view, counts, UnrolledEngine<float>{});
-    else launch_per_pixel<double>(view, counts, UnrolledEngine<double>{});
+    if (precision == Precision::Float)
+        launch_per_pixel<float>(view, counts, UnrolledEngine<float>{});
+    else
+        launch_per_pixel<double>(view, counts, UnrolledEngine<double>{});
 #endif
 }
 

@@ -27,11 +27,15 @@ namespace mandelbrot {
 
 void mandelbrot_shortcuts(const View& view, Precision precision, std::uint32_t* counts) {
 #if MANDELBROT_SHORTCUTS_QUEUE
-    if (precision == Precision::Float) launch_from_queue<float>(view, counts, ShortcutEngine<float>{});
-    else launch_from_queue<double>(view, counts, ShortcutEngine<double>{});
+    if (precision == Precision::Float)
+        launch_from_queue<float>(view, counts, ShortcutEngine<float>{});
+    else
+        launch_from_queue<double>(view, counts, ShortcutEngine<double>{});
 #else
-    if (precision == Precision::Float) launch_per_pixel<float>(view, counts, ShortcutEngine<float>{});
-    else launch_per_pixel<double>(view, counts, ShortcutEngine<double>{});
+    if (precision == Precision::Float)
+        launch_per_pixel<float>(view, counts, ShortcutEngine<float>{});
+    else
+        launch_per_pixel<double>(view, counts, ShortcutEngine<double>{});
 #endif
 }
 

@@ -28,8 +28,8 @@ struct Tile {
     int x, y, w, h;
 };
 
-constexpr int kFirstTile = 64;   // the image is cut into tiles of 64x64 pixels (NOTES.md: 64, 128, 256)
-constexpr int kLeafTile = 16;    // a tile this narrow is computed pixel by pixel
+constexpr int kFirstTile = 64;  // the image is cut into tiles of 64x64 pixels (NOTES.md: 64, 128, 256)
+constexpr int kLeafTile = 16;  // a tile this narrow is computed pixel by pixel
 constexpr int kTileThreads = 128;
 
 // Sides of the tiles at each level: 64, 31, 15 (the inside of a tile, halved).
@@ -144,11 +144,11 @@ void trace(const View& view, std::uint32_t* counts) {
     bound = first;
     for (std::size_t level = 0; level < sizes.size(); ++level) {
         const bool last = level + 1 == sizes.size();
-        const unsigned blocks = static_cast<unsigned>(bound < static_cast<std::size_t>(resident_blocks) ? bound : resident_blocks);
-        trace_tiles<T><<<blocks, kTileThreads>>>(f, counts, level == 0 ? nullptr : lists[level].data(),
-                                                 lengths.data() + level, static_cast<unsigned>(first), across,
-                                                 last ? nullptr : lists[level + 1].data(),
-                                                 last ? nullptr : lengths.data() + level + 1);
+        const unsigned blocks =
+            static_cast<unsigned>(bound < static_cast<std::size_t>(resident_blocks) ? bound : resident_blocks);
+        trace_tiles<T><<<blocks, kTileThreads>>>(
+            f, counts, level == 0 ? nullptr : lists[level].data(), lengths.data() + level, static_cast<unsigned>(first),
+            across, last ? nullptr : lists[level + 1].data(), last ? nullptr : lengths.data() + level + 1);
         PMPP_CHECK_LAUNCH();
         bound *= 4;
     }
@@ -157,8 +157,10 @@ void trace(const View& view, std::uint32_t* counts) {
 }  // namespace
 
 void mandelbrot_border_tracing(const View& view, Precision precision, std::uint32_t* counts) {
-    if (precision == Precision::Float) trace<float>(view, counts);
-    else trace<double>(view, counts);
+    if (precision == Precision::Float)
+        trace<float>(view, counts);
+    else
+        trace<double>(view, counts);
 }
 
 }  // namespace mandelbrot

@@ -1,10 +1,10 @@
-// mandelbrot_cpu.cpp: the definition of correct. One loop per pixel (escape_time in
-// mandelbrot.h), on one CPU thread or on every core with OpenMP; both give the same counts.
+// mandelbrot_cpu.cpp: the definition of correct. One loop per pixel (escape_time,
+// mandelbrot_definition.h), on one CPU thread or on every core with OpenMP; both give the same counts.
 //
 // Compiled with -ffp-contract=off (Makefile): no product is fused into a sum, so every
 // operation rounds exactly as written and the pinned GPU kernel (-fmad=false) agrees bit for
 // bit. With -fopenmp for the threaded version; a build without OpenMP runs it on one thread.
-#include "mandelbrot.h"
+#include "mandelbrot_definition.h"
 
 #include <cstddef>
 
@@ -44,13 +44,17 @@ void render(const View& view, std::uint32_t* counts, T* magnitude2, RowSample ro
 }  // namespace
 
 void mandelbrot_cpu(const View& view, Precision precision, std::uint32_t* counts, RowSample rows) {
-    if (precision == Precision::Float) render<float>(view, counts, nullptr, rows, false);
-    else render<double>(view, counts, nullptr, rows, false);
+    if (precision == Precision::Float)
+        render<float>(view, counts, nullptr, rows, false);
+    else
+        render<double>(view, counts, nullptr, rows, false);
 }
 
 void mandelbrot_cpu_omp(const View& view, Precision precision, std::uint32_t* counts, RowSample rows) {
-    if (precision == Precision::Float) render<float>(view, counts, nullptr, rows, true);
-    else render<double>(view, counts, nullptr, rows, true);
+    if (precision == Precision::Float)
+        render<float>(view, counts, nullptr, rows, true);
+    else
+        render<double>(view, counts, nullptr, rows, true);
 }
 
 int cpu_threads() {

@@ -187,8 +187,7 @@ __device__ std::uint32_t escape_time_fast(T cr, T ci, int max_iter) {
     typename ShortcutEngine<T>::Orbit o;
     std::uint32_t count = 0;
     if (engine.start(o, cr, ci, max_iter, count)) return count;
-    while (!engine.advance(o, max_iter, count)) {
-    }
+    while (!engine.advance(o, max_iter, count)) {}
     return count;
 }
 
@@ -247,8 +246,8 @@ __global__ void __launch_bounds__(kQueueThreads)
                 pixel = first + static_cast<unsigned>(__popc(idle & ((1u << lane) - 1u)));  // in lane order
                 if (pixel < total) {
                     std::uint32_t count = 0;
-                    if (engine.start(orbit, f.re(static_cast<int>(pixel % f.width)), f.im(static_cast<int>(pixel / f.width)),
-                                     f.max_iter, count)) {
+                    if (engine.start(orbit, f.re(static_cast<int>(pixel % f.width)),
+                                     f.im(static_cast<int>(pixel / f.width)), f.max_iter, count)) {
                         counts[pixel] = count;  // finished without iterating (a shortcut)
                         pixel = total;
                     }
@@ -305,8 +304,7 @@ __global__ void __launch_bounds__(256) render_per_pixel(Frame<T> f, std::uint32_
         typename Engine::Orbit orbit{};
         std::uint32_t count = 0;
         if (!engine.start(orbit, f.re(x), f.im(y), f.max_iter, count))
-            while (!engine.advance(orbit, f.max_iter, count)) {
-            }
+            while (!engine.advance(orbit, f.max_iter, count)) {}
         counts[static_cast<std::size_t>(y) * f.width + x] = count;
     }
 }

@@ -1,5 +1,7 @@
 #include "wrong_mandelbrot.h"
 
+#include "../mandelbrot_definition.h"  // escape_time
+
 #include "common/cuda_check.h"
 
 #include <set>
@@ -27,8 +29,8 @@ __global__ void faulty(Mistake m, Frame<T> f, std::uint32_t* counts) {
         ++k, ++steps;
     }
     if (k > f.max_iter) k = f.max_iter;  // the mistake stays inside the valid range
-    const std::size_t i = m == kSwapped ? static_cast<std::size_t>(px) * f.height + py
-                                        : static_cast<std::size_t>(py) * f.width + px;
+    const std::size_t i =
+        m == kSwapped ? static_cast<std::size_t>(px) * f.height + py : static_cast<std::size_t>(py) * f.width + px;
     counts[i] = static_cast<std::uint32_t>(k);
 }
 
@@ -45,8 +47,10 @@ void launch(Mistake m, const mandelbrot::View& view, std::uint32_t* counts, bool
 
 void launch(Mistake m, const mandelbrot::View& view, mandelbrot::Precision precision, std::uint32_t* counts,
             bool round_down = false) {
-    if (precision == mandelbrot::Precision::Float) launch<float>(m, view, counts, round_down);
-    else launch<double>(m, view, counts, round_down);
+    if (precision == mandelbrot::Precision::Float)
+        launch<float>(m, view, counts, round_down);
+    else
+        launch<double>(m, view, counts, round_down);
 }
 
 template <typename T>
@@ -95,8 +99,12 @@ std::set<CallKey>& remembered_calls() {
 namespace wrong {
 
 void swaps_x_and_y(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) { launch(kSwapped, v, p, c); }
-void counts_one_too_many(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) { launch(kOneTooMany, v, p, c); }
-void has_no_bounds_check(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) { launch(kNoBounds, v, p, c); }
+void counts_one_too_many(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
+    launch(kOneTooMany, v, p, c);
+}
+void has_no_bounds_check(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
+    launch(kNoBounds, v, p, c);
+}
 void always_uses_float(const mandelbrot::View& v, mandelbrot::Precision, std::uint32_t* c) {
     launch(kCorrect, v, mandelbrot::Precision::Float, c);
 }
@@ -104,19 +112,31 @@ void never_launches(const mandelbrot::View&, mandelbrot::Precision, std::uint32_
 void rounds_the_grid_down(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
     launch(kCorrect, v, p, c, /*round_down=*/true);
 }
-void drops_the_2_of_2_zr_zi(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) { launch(kNoTwo, v, p, c); }
+void drops_the_2_of_2_zr_zi(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
+    launch(kNoTwo, v, p, c);
+}
 
 void writes_one_past_the_end(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
-    if (p == mandelbrot::Precision::Float) launch_flat<float>(v, c);
-    else launch_flat<double>(v, c);
+    if (p == mandelbrot::Precision::Float)
+        launch_flat<float>(v, c);
+    else
+        launch_flat<double>(v, c);
 }
 void fills_rows_bottom_up(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
-    if (p == mandelbrot::Precision::Float) launch_bottom_up<float>(v, c);
-    else launch_bottom_up<double>(v, c);
+    if (p == mandelbrot::Precision::Float)
+        launch_bottom_up<float>(v, c);
+    else
+        launch_bottom_up<double>(v, c);
 }
 void remembers_its_last_call(const mandelbrot::View& v, mandelbrot::Precision p, std::uint32_t* c) {
-    const CallKey key{reinterpret_cast<std::uintptr_t>(c), v.center_re, v.center_im, v.width, v.image_width,
-                      v.image_height, v.max_iter, static_cast<int>(p)};
+    const CallKey key{reinterpret_cast<std::uintptr_t>(c),
+                      v.center_re,
+                      v.center_im,
+                      v.width,
+                      v.image_width,
+                      v.image_height,
+                      v.max_iter,
+                      static_cast<int>(p)};
     if (!remembered_calls().insert(key).second) return;  // "already there": the same call again
     mandelbrot::mandelbrot_seed(v, p, c);
 }

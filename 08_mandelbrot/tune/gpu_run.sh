@@ -35,9 +35,8 @@ sweep() {
         nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo --expt-relaxed-constexpr -I. -I$EX $flag -c $EX/$f.cu -o $dir/$f.o &
     done
     wait
-    nvcc -arch=sm_90 -o $dir/mandelbrot $EX/build/obj/main.cu.o $EX/build/obj/mandelbrot_harness.cu.o \
-        $EX/build/obj/mandelbrot_color.cpp.o $EX/build/obj/mandelbrot_pinned.cu.o $EX/build/obj/mandelbrot_1_seed.cu.o \
-        $EX/build/obj/mandelbrot_cpu.cpp.o $EX/build/obj/mandelbrot_solution.cu.o $dir/*.o common/build/libpmpp_common.a \
+    nvcc -arch=sm_90 -o $dir/mandelbrot $EX/build/obj/harness/*.o $EX/build/obj/mandelbrot_0_pinned.cu.o \
+        $EX/build/obj/mandelbrot_1_seed.cu.o $EX/build/obj/mandelbrot_cpu.cpp.o $dir/*.o common/build/libpmpp_common.a \
         -lgomp -L${CUDA_PATH:-/usr/local/cuda}/lib64 -lcudart $(pkg-config --libs libpng 2>/dev/null) -lpthread
 }
 sweep_all() {

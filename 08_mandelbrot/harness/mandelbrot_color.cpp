@@ -17,8 +17,8 @@ struct Stop {
 const std::vector<Stop>& stops(Palette p) {
     static const std::vector<Stop> ocean = {{0.0, 0, 7, 100},      {0.16, 32, 107, 203}, {0.42, 237, 255, 255},
                                             {0.6425, 255, 170, 0}, {0.8575, 0, 2, 0},    {1.0, 0, 7, 100}};
-    static const std::vector<Stop> fire = {{0.0, 0, 0, 0},     {0.3, 160, 20, 0},    {0.55, 240, 110, 0},
-                                           {0.8, 255, 220, 40}, {1.0, 255, 255, 255}};
+    static const std::vector<Stop> fire = {
+        {0.0, 0, 0, 0}, {0.3, 160, 20, 0}, {0.55, 240, 110, 0}, {0.8, 255, 220, 40}, {1.0, 255, 255, 255}};
     static const std::vector<Stop> gray = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
     if (p == Palette::Ocean) return ocean;
     if (p == Palette::Fire) return fire;

@@ -19,9 +19,9 @@ namespace mandelbrot {
 
 enum class Palette {
     Ocean,  // deep blue, white, gold, black: cyclic
-    Fire,   // black, red, orange, yellow, white
-    Gray,   // black to white
-    Seed,   // the seed's: v = 255 count / max_iter, rgb = (v, v/2, 128 - v/2)
+    Fire,  // black, red, orange, yellow, white
+    Gray,  // black to white
+    Seed,  // the seed's: v = 255 count / max_iter, rgb = (v, v/2, 128 - v/2)
 };
 
 const char* to_string(Palette p);

@@ -2,7 +2,7 @@
 # grading/make_student_release.sh DEST: the students' copy of the course, without the reference
 # answers (they come compiled, in each exercise's prebuilt/); grading/README.md "The student
 # release" explains what it withholds and why; --help lists the options.
-# The work is in grading/pmpp_grading/release.py (Python 3.8+, standard library).
+# The work is in grading/pmpp_grading/release/ (Python 3.8+, standard library).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 python=${PYTHON:-python3}

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional
 
 from . import reports, slurm
 from .errors import UsageError
-from .runner import Interrupted
+from .processes import Interrupted
 from .session import all_docs, fresh_seed, run_guarded, safe_name
 
 

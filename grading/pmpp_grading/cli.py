@@ -21,7 +21,7 @@ from . import batch, reports, scoring, slurm
 from .course import CourseError
 from .errors import UsageError
 from .rubric import RubricError
-from .runner import Interrupted
+from .processes import Interrupted
 from .session import GRADING_DIR, Grading, fresh_seed, safe_name
 from .tree import TreeError
 

@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional
 from urllib.parse import quote
 
 from . import pictures, scoring
-from .scoring import fmt_points as _points, parts_of, totals
+from .scoring import fmt_ms as _ms, fmt_points as _points, parts_of, totals
 from .scoring import PartResult
 
 EXCERPT_HEAD_LINES = 8
@@ -61,10 +61,6 @@ def href(relative: str) -> str:
 
 def status_class(status: str) -> str:
     return "status s-" + (status.split()[0] if status else "not")
-
-
-def _ms(v: Optional[float]) -> str:
-    return "-" if v is None else f"{v:.4g}"
 
 
 def excerpt(path: str) -> Optional[str]:

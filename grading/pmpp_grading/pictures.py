@@ -4,7 +4,7 @@ PPM; the harness writes PPM when it was built without libpng), and grouping them
 
 The grader passes each part its own folder inside the report folder, so the report links them
 with relative paths and the folder can be zipped and opened anywhere. The harness names them
-(04_circle_renderer/render_harness.cu, 08_mandelbrot/mandelbrot_harness.cu); the report shows:
+(04_circle_renderer/harness/render_bench.cu, 08_mandelbrot/harness/mandelbrot_bench.cu); the report shows:
   <stem>_expected, <stem>_actual, <stem>_diff    side by side (a failing check: the reference's
                                                  image, the student's, their difference)
   <stem> and student_<stem>                       side by side (the reference's and the student's)

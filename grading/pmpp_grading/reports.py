@@ -16,7 +16,7 @@ from typing import Dict, Iterable, List, Optional
 
 from . import html_report, scoring
 # Every report's sums and number format, kept here under their old names for the callers.
-from .scoring import PartResult, fmt_points, parts_of, totals  # noqa: F401
+from .scoring import PartResult, fmt_ms, fmt_points, parts_of, totals  # noqa: F401
 
 GRADE_SCHEMA = "pmpp.grade.v1"
 
@@ -59,10 +59,6 @@ def environment_line(doc: dict) -> str:
             f"; seed {doc.get('seed')}; {doc.get('date', '?')}")
 
 
-def _ms(v: Optional[float]) -> str:
-    return "-" if v is None else f"{v:.4g}"
-
-
 def _ratio(v: Optional[float]) -> str:
     return "-" if v is None else f"{v:.2f}x"
 
@@ -82,7 +78,7 @@ def terminal_table(doc: dict) -> str:
     rows = []
     for p in parts_of(doc):
         rows.append((p.exercise, p.part, p.status, f"{fmt_points(p.points)}/{fmt_points(p.max_points)}",
-                     _ms(p.student_ms), _ms(p.reference_ms), _ratio(p.ratio)))
+                     fmt_ms(p.student_ms), fmt_ms(p.reference_ms), _ratio(p.ratio)))
     score, max_score = totals(doc)
     rows.append(("total", "", "" if doc.get("complete") else "incomplete", f"{fmt_points(score)}/{fmt_points(max_score)}", "", "", ""))
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]

@@ -450,3 +450,7 @@ def totals(doc: dict) -> (float, float):
 
 def fmt_points(v: float) -> str:
     return f"{v:.2f}".rstrip("0").rstrip(".") if v != int(v) else str(int(v))
+
+
+def fmt_ms(v: Optional[float]) -> str:
+    return "-" if v is None else f"{v:.4g}"

@@ -16,10 +16,14 @@ import time
 from typing import Callable, List, Optional
 
 from . import reports, scoring, slurm
+from .builds import build_all
 from .course import CourseError, Exercise, exercise_folders, read_info, select
 from .errors import UsageError
+from .processes import StopSignal
+from .record import new_doc
 from .rubric import load_rubric
-from .runner import Settings, StopSignal, build_all, gpu_environment, grade_tree, new_doc, run_env
+from .runner import grade_tree
+from .settings import Settings, gpu_environment, run_env
 from .slurm import allocated_cores
 from .tree import copy_tree, default_base, fingerprint, make_clean_tree, overlay, uncommitted_exercises
 

@@ -15,7 +15,7 @@ import tempfile
 import unittest
 
 from pmpp_grading import course, release, tree
-from pmpp_grading.release import Config, Plan, ReleaseError
+from pmpp_grading.release import Build, Config, Plan, ReleaseError, answers
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GRADING = os.path.dirname(HERE)
@@ -125,11 +125,12 @@ class PlanOfThisCourse(unittest.TestCase):
         self.assertEqual(sorted(set(release.include_closure(REPO, kept)) & set(self.plan.withheld)), [])
 
     def test_headers_only_the_references_include_go_with_them_unless_kept(self):
-        if "04_circle_renderer" in self.builds:
-            self.assertEqual(self.plan.withheld.get("04_circle_renderer/tile_blend.cuh"), "included only by withheld files")
+        if "08_mandelbrot" in self.builds:
+            self.assertEqual(self.plan.withheld.get("08_mandelbrot/mandelbrot_device.cuh"), "included only by withheld files")
         if "02_scan" in self.builds:
-            self.assertNotIn("02_scan/scan_primitives.cuh", self.plan.withheld)  # release.ini keep: 04 and 06 use it
-            self.assertIn("02_scan/scan_primitives.cuh", self.plan.kept_by_config)
+            # The look-back goes with variant 3 (its number); the block scan 04 and 06 offer is common's.
+            self.assertIn("02_scan/scan_3_lookback.cuh", self.plan.withheld)
+            self.assertNotIn("common/primitives/scan.cuh", self.plan.withheld)
 
     def test_the_withheld_sources_the_build_compiles_ship_as_objects(self):
         for b in self.builds.values():
@@ -146,7 +147,7 @@ class PlanOfThisCourse(unittest.TestCase):
                     self.assertIn(f"{b.name}/{d}", self.plan.left_out)
 
     def test_withholding_a_file_the_harness_includes_is_refused(self):
-        cfg = Config(withhold={"01_saxpy": ["saxpy_harness.h"]})
+        cfg = Config(withhold={"01_saxpy": ["harness/saxpy_harness.h"]})
         with self.assertRaises(ReleaseError) as e:
             release.make_plan(REPO, {"01_saxpy": self.builds["01_saxpy"]}, cfg)
         self.assertIn("saxpy_harness.h", str(e.exception))
@@ -231,7 +232,7 @@ class ReleaseOfThisCourse(unittest.TestCase):
             self.assertNotIn("<!-- release", text, b.name)
         with open(os.path.join(self.dest, "RELEASE.md")) as f:
             text = f.read()
-        self.assertIn("01_saxpy/saxpy_from_host.cu", text)
+        self.assertIn("01_saxpy/saxpy_3_from_host.cu", text)
 
     def test_a_failed_release_leaves_nothing_behind(self):
         dest = os.path.join(self.tmp, "failed")
@@ -444,6 +445,219 @@ class MarkdownCheck(SmallCourse):
         self.assertEqual(self.problems("01_ex/README.md", rewritten), "")
 
 
+# ---- The answer check: no function of a withheld file in the copy, by its name or its body -------
+
+# The variant's kernel: its body is the answer to the task (well over MIN_BODY characters).
+NAIVE_KERNEL = """template <class T>
+__global__ void naive_kernel(int n, T a, const T* x, T* y) {
+    const int stride = blockDim.x * gridDim.x;  // a grid-stride loop: any grid covers n
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        y[i] = a * x[i] + y[i];
+    }
+}
+"""
+# The same body pasted elsewhere: other comments, other line breaks and spacing.
+NAIVE_BODY_PASTED = """{
+    const int stride = blockDim.x*gridDim.x;
+    /* every thread */ for (int i = blockIdx.x * blockDim.x + threadIdx.x;
+                            i < n; i += stride) { y[i] = a * x[i] + y[i]; }
+}
+"""
+ANSWER_COURSE = {
+    "01_ex/ex.h": ("#pragma once\nnamespace ex {\nvoid ex_student(int n, float a, const float* x, float* y);\n"
+                   "// The README tells the student to use it.\n"
+                   "inline int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }\n}\n"),
+    "01_ex/main.cu": '#include "ex.h"\nint main() { return 0; }\n',
+    "01_ex/ex_student.cu": ('#include "ex.h"\nnamespace ex {\n'
+                            "template <class T>\n__global__ void naive_kernel(int n, T a, const T* x, T* y) {\n"
+                            "    // TODO(task 1)\n}\n"
+                            "void ex_student(int n, float a, const float* x, float* y) {\n    // TODO(task 2)\n}\n}\n"),
+    "01_ex/ex_1_naive.cu": ('#include "ex.h"\nnamespace ex {\n' + NAIVE_KERNEL
+                            + "int tiny(int a, int b) { return a + b; }\n"
+                            + "inline int clamp_index(int i, int n) { return i < 0 ? 0 : i; }  // not the helper's\n"
+                            + "void ex_naive(int n, float a, const float* x, float* y) {\n"
+                            + "    naive_kernel<<<(n + 255) / 256, 256>>>(n, a, x, y);\n}\n}\n"),
+    "01_ex/ex_solution.cu": ('#include "ex.h"\nnamespace ex {\n'
+                             "void ex_naive(int n, float a, const float* x, float* y);\n"
+                             "void ex_student(int n, float a, const float* x, float* y) {\n"
+                             "    if (n <= 0) return;  // the reference answer: variant 1, on each half\n"
+                             "    const int half = n / 2;\n    ex_naive(half, a, x, y);\n"
+                             "    ex_naive(n - half, a, x + half, y + half);\n}\n}\n"),
+    "01_ex/NOTES.md": "# Notes\n\nThe kernel is in `ex_1_naive.cu`.\n",
+    "common/util.h": "#pragma once\ninline int ceil_div(int a, int b) { return (a + b - 1) / b; }\n",
+}
+ANSWER_BUILDS = {"01_ex": Build("01_ex", "ex", ("main.cu",), ("ex_1_naive.cu",), ("ex_student.cu",),
+                                ("ex_solution.cu",), ("ex::ex_student",))}
+ANSWER_PLAN = Plan(exercises=["01_ex"], withheld={"01_ex/ex_1_naive.cu": "a numbered reference variant",
+                                                  "01_ex/ex_solution.cu": "the reference answer (SOLUTION_SRCS)"},
+                   prebuilt={"01_ex": ["ex_1_naive.cu", "ex_solution.cu"]}, left_out=[])
+
+
+class AnswerCheck(unittest.TestCase):
+    """find_answers on a small course and a copy of it made by hand, with leaks planted."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.course = os.path.join(self.tmp, "course")
+        self.copy = os.path.join(self.tmp, "copy")
+        write_tree(self.course, ANSWER_COURSE)
+        write_tree(self.copy, {p: t for p, t in ANSWER_COURSE.items() if p not in ANSWER_PLAN.withheld})
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def findings(self, **changes):
+        """The findings, as printed, once `changes` (path with '/' as '__' -> text) are in the copy."""
+        write_tree(self.copy, {p.replace("__", "/"): t for p, t in changes.items()})
+        return [str(f) for f in release.find_answers(self.course, release.files_below(self.copy), ANSWER_PLAN,
+                                                     ANSWER_BUILDS, Config())]
+
+    def test_the_answers_are_the_withheld_functions_but_the_student_api(self):
+        found = {(e, w, f.name) for e, w, f in answers.answers_of(self.course, ANSWER_PLAN, ANSWER_BUILDS)}
+        self.assertEqual(found, {("01_ex", "01_ex/ex_1_naive.cu", name)
+                                 for name in ("naive_kernel", "tiny", "clamp_index", "ex_naive")})
+
+    def test_a_clean_copy_passes(self):
+        # The starter's stubs of the same names, the header's own clamp_index (a helper) and the
+        # student's API are no answers shipped.
+        self.assertEqual(self.findings(), [])
+
+    def test_a_leaked_definition_is_found_by_its_name(self):
+        # Another body (an answer edited), the same name and parameters: the answer's definition.
+        found = self.findings(**{"01_ex__main.cu": ANSWER_COURSE["01_ex/main.cu"] + "template <class T>\n"
+                                 "__global__ void naive_kernel(int n, T a, const T *x, T *y) { y[0] = a * x[0]; }\n"})
+        self.assertEqual(found, ["release: 01_ex: main.cu ships naive_kernel, the answer in ex_1_naive.cu"])
+
+    def test_a_function_of_the_same_name_and_other_parameters_is_another_function(self):
+        found = self.findings(**{"01_ex__main.cu": ANSWER_COURSE["01_ex/main.cu"]
+                                 + "static int naive_kernel(const char* name) { return name[0]; }\n",
+                                 "common__util.h": ANSWER_COURSE["common/util.h"]
+                                 + "inline int tiny(int a, int b) { return a - b; }\n"})
+        self.assertEqual(found, [])  # and common/ is not 01_ex's: its build does not read util.h
+
+    def test_a_leaked_body_is_found_under_another_name_and_in_any_text(self):
+        found = self.findings(**{
+            "01_ex__ex.h": ANSWER_COURSE["01_ex/ex.h"] + "template <class T>\n__device__ void axpy_loop(int n, T a, "
+                           "const T* x, T* y) " + NAIVE_BODY_PASTED,
+            "01_ex__NOTES.md": "# Notes\n\n```cuda\n" + NAIVE_KERNEL.replace("naive_kernel", "kernel") + "```\n",
+            "common__util.h": ANSWER_COURSE["common/util.h"] + "struct Axpy {\n    __device__ void operator()(int n, "
+                              "float a, const float* x, float* y) const " + NAIVE_BODY_PASTED + "};\n",
+            "02_other__other.cu": NAIVE_KERNEL})  # another exercise's: by its body, itself
+        self.assertEqual(found, [
+            "release: 01_ex: 02_other/other.cu ships naive_kernel, the answer in ex_1_naive.cu",
+            "release: 01_ex: NOTES.md ships naive_kernel's body, the answer in ex_1_naive.cu",
+            "release: 01_ex: common/util.h ships naive_kernel's body, the answer in ex_1_naive.cu",
+            "release: 01_ex: ex.h ships naive_kernel's body as axpy_loop, the answer in ex_1_naive.cu"])
+
+    def test_the_student_api_and_short_bodies_are_ignored(self):
+        solution_body = ANSWER_COURSE["01_ex/ex_solution.cu"].split("y) {", 1)[1].split("\n}\n", 1)[0]
+        self.assertGreater(len(answers.joined(answers.tokens("{" + solution_body + "}"))), answers.MIN_BODY)
+        found = self.findings(**{
+            "01_ex__main.cu": ANSWER_COURSE["01_ex/main.cu"] + "int add(int p, int q) { return a + b; }\n"
+                              "int sum(int a, int b) { return a + b; }\n"
+                              "void run(int n, float a, const float* x, float* y) {" + solution_body + "}\n"})
+        self.assertEqual(found, [])  # tiny's body is short; ex_student's is the student's API
+
+    def test_a_helper_that_ships_is_an_answer_only_with_the_answer_s_body(self):
+        helper = "inline int clamp_index(int i, int n) { return i < 0 ? 0 : (i >= n ? n - 1 : i); }"
+        self.assertIn(helper, ANSWER_COURSE["01_ex/ex.h"])
+        found = self.findings(**{"01_ex__ex.h": ANSWER_COURSE["01_ex/ex.h"].replace(
+            helper, "inline int clamp_index(int i, int n) { return i < 0 ? 0 : i; }")})
+        self.assertEqual(found, ["release: 01_ex: ex.h ships clamp_index, the answer in ex_1_naive.cu"])
+
+    def test_the_check_fails_the_release_naming_exercise_file_and_function(self):
+        write_tree(self.copy, {"01_ex/main.cu": "int tiny(int a, int b) { return b + a; }\n"})
+        with self.assertRaises(ReleaseError) as e:
+            release.check_answers(self.course, self.copy, ANSWER_PLAN, ANSWER_BUILDS, Config())
+        self.assertIn("\nrelease: 01_ex: main.cu ships tiny, the answer in ex_1_naive.cu", str(e.exception))
+
+
+class FunctionScanner(unittest.TestCase):
+    def names(self, text):
+        return [f.name for f in release.functions(text)]
+
+    def test_definitions_with_qualifiers_templates_and_members(self):
+        text = """
+            #define BODY(x) { return x; }
+            // void commented_out() { }
+            namespace ns {
+            template <typename T, int N = 4>
+            __host__ __device__ __forceinline__ T twice(T x) noexcept { return x + x; }
+            __global__ void __launch_bounds__(256, 2) kernel(const char* s = "f() {") {
+                if (s) { helper(s); } for (;;) { break; } while (true) { }
+                auto lambda = [&](int i) { return i; };
+            }
+            struct Tile : Base<int, 2> {
+                Tile(int n) : Base<int, 2>(n), count_{n}, name("{") { }
+                ~Tile() { }
+                int size() const & { return count_; }
+                auto end() const -> decltype(count_ + 1) { return count_ + 1; }
+                int count_;
+            };
+            int declared(int x);
+            int Tile::outside(int x) { return x; }
+            }
+            """
+        self.assertEqual(self.names(text), ["twice", "kernel", "Tile", "~Tile", "size", "end", "outside"])
+
+    def test_bodies_and_parameters_compare_without_comments_spacing_or_defaults(self):
+        a = release.functions("int f(int x, const float *y = nullptr) {\n  return x * 2;  // twice\n}\n")[0]
+        b = release.functions("int g(int x, const float* y){ /* the same */ return x*2; }")[0]
+        self.assertEqual((a.params, a.body), ("(int x,const float*y)", "{return x*2;}"))
+        self.assertEqual((a.params, a.body), (b.params, b.body))
+
+
+# A stand-in for common/common.mk: each "object" written by a rule of the exercise's Makefile.
+FAKE_COMMON_MK = """BUILD := build
+obj = $(addprefix obj/,$(addsuffix .o,$(subst ../,__/,$(1))))
+all: $(addprefix $(BUILD)/,$(call obj,$(HARNESS_SRCS) $(REFERENCE_SRCS) $(STUDENT_SRCS) $(SOLUTION_SRCS)))
+test-build:
+$(BUILD)/obj/%.o: %
+\t@mkdir -p $(dir $@)
+\techo object > $@
+"""
+FAKE_EXERCISE_MK = """EXERCISE := 01_ex
+PROGRAM := ex
+HARNESS_SRCS := main.cu
+REFERENCE_SRCS := ex_1_naive.cu
+STUDENT_SRCS := ex_student.cu
+SOLUTION_SRCS := ex_solution.cu
+STUDENT_API := ex::ex_student
+
+include ../common/common.mk
+"""
+
+
+class ReleaseRunsTheAnswerCheck(unittest.TestCase):
+    """make_student_release.sh on the small course (its Makefiles stand-ins): the copy is made, and
+    refused once the harness holds a function of the variant."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.course = os.path.join(self.tmp, "course")
+        write_tree(self.course, dict(ANSWER_COURSE, **{"01_ex/Makefile": FAKE_EXERCISE_MK,
+                                                       "common/common.mk": FAKE_COMMON_MK}))
+        self.config = os.path.join(self.tmp, "release.ini")
+        write_tree(self.tmp, {"release.ini": "[release]\ndrop =\n"})
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def release(self, dest):
+        return run([SCRIPT, os.path.join(self.tmp, dest), "--repo", self.course, "--config", self.config,
+                    "--base", "worktree", "--nvcc", "true", "--jobs", "1"], timeout=120)
+
+    def test_a_clean_course_is_released_and_one_with_a_leak_refused(self):
+        p = self.release("clean")
+        self.assertEqual(p.returncode, 0, p.stdout)
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, "clean", "01_ex", "prebuilt", "obj", "ex_1_naive.cu.o")))
+        write_tree(self.course, {"01_ex/main.cu": ANSWER_COURSE["01_ex/main.cu"] + NAIVE_KERNEL})
+        p = self.release("leaked")
+        self.assertEqual(p.returncode, 2, p.stdout)
+        self.assertIn("\nrelease: 01_ex: main.cu ships naive_kernel, the answer in ex_1_naive.cu\n", p.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "leaked")))
+
+
 # ---- `make help` and the targets the READMEs use -------------------------------------------------
 
 def make_targets_used(text):
@@ -586,7 +800,7 @@ class ReleaseOfTwoExercises(unittest.TestCase):
             for line in text.splitlines():
                 if re.search("withheld|prebuilt", line):
                     continue
-                for name in ("saxpy_2_vectorized.cu", "saxpy_from_host.cu", "scan_3_single_pass.cu", "tests/",
+                for name in ("saxpy_2_vectorized.cu", "saxpy_3_from_host.cu", "scan_3_single_pass.cu", "tests/",
                              "tune/", "grading/gpu", "03_find_repeats", "make_student_release.sh"):
                     self.assertNotIn(name, line, readme)
 
@@ -621,9 +835,10 @@ class ReleaseOfTwoExercises(unittest.TestCase):
         self.assertIn("01_saxpy: the copy builds", self.made.stdout)
         self.assertIn("implementations: student, naive, vectorized, cublas, cpu", self.made.stdout)
         self.assertIn("02_scan: the copy builds", self.made.stdout)
-        self.assertEqual(sorted(os.listdir(os.path.join(self.dest, "01_saxpy", "prebuilt", "obj"))),
-                         ["saxpy_1_naive.cu.o", "saxpy_2_vectorized.cu.o", "saxpy_from_host.cu.o",
-                          "saxpy_solution.cu.o"])
+        objects = os.path.join(self.dest, "01_saxpy", "prebuilt", "obj")
+        self.assertEqual(sorted(os.listdir(objects)),
+                         ["harness", "saxpy_1_naive.cu.o", "saxpy_2_vectorized.cu.o", "saxpy_3_from_host.cu.o"])
+        self.assertEqual(os.listdir(os.path.join(objects, "harness")), ["saxpy_solution.cu.o"])
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ code, a crash by signal, a hang past the timeout (its children killed too), a re
 is missing, stale or unfinished, and printed text that lies. Then the builds: the student's
 build, then `make forbidden` on it (the fake course's), and how each outcome is classified; and
 the GPUs and nvcc of the machine, read through stand-ins (machine.py), never the real ones."""
+import ast
 import json
 import os
 import shutil
@@ -13,9 +14,8 @@ import threading
 import time
 import unittest
 
-from unittest import mock
-
-from pmpp_grading import course, runner, scoring, session
+from pmpp_grading import builds, course, runner, scoring, session, settings
+from pmpp_grading.processes import Interrupted, StopSignal, run_process
 from pmpp_grading.rubric import CHECK, Part, parse_rubric
 from machine import MACHINE_VARIABLES, StandInMachine
 from processes import alive
@@ -30,7 +30,7 @@ class StandInPrograms(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp()
-        cls.stop = runner.StopSignal()
+        cls.stop = StopSignal()
         cls.machine = StandInMachine(os.path.join(cls.tmp, "machine")).__enter__()
 
     @classmethod
@@ -54,7 +54,7 @@ class StandInPrograms(unittest.TestCase):
         json_path = os.path.join(self.tmp, behaviour + ".json")
         argv = [binary, "--impl", "student", "--check", "--seed", str(SEED), "--json", json_path, *extra]
         outcome = runner.run_harness(argv, json_path, os.path.join(self.tmp, behaviour + ".log"), self.tmp,
-                                     env or runner.run_env(None), timeout, self.stop)
+                                     env or settings.run_env(None), timeout, self.stop)
         return scoring.judge_check(PART, outcome, SEED), outcome
 
     def test_correct_program_passes(self):
@@ -116,7 +116,7 @@ class StandInPrograms(unittest.TestCase):
     def test_hang_is_killed_at_the_timeout_with_its_children(self):
         pids = os.path.join(self.tmp, "pids")
         os.makedirs(pids, exist_ok=True)
-        env = dict(runner.run_env(None), FAKE_PID_DIR=pids)
+        env = dict(settings.run_env(None), FAKE_PID_DIR=pids)
         t0 = time.monotonic()
         r, outcome = self.run_check("hang", timeout=1.5, env=env)
         self.assertLess(time.monotonic() - t0, 15)
@@ -133,21 +133,21 @@ class StandInPrograms(unittest.TestCase):
         binary = self.program("pass")
         json_path = os.path.join(self.tmp, "gpu.json")
         runner.run_harness([binary, "--check", "--seed", "1", "--json", json_path], json_path,
-                           os.path.join(self.tmp, "gpu.log"), self.tmp, runner.run_env("3"), 20, self.stop)
+                           os.path.join(self.tmp, "gpu.log"), self.tmp, settings.run_env("3"), 20, self.stop)
         self.assertEqual(json.load(open(json_path))["device"]["name"], "Fake GPU 3")
 
 
 class Stopping(unittest.TestCase):
     def test_a_stopped_run_raises_and_kills_the_running_process(self):
-        stop = runner.StopSignal()
+        stop = StopSignal()
         with tempfile.TemporaryDirectory() as tmp:
             threading.Timer(0.5, stop.stop).start()
             t0 = time.monotonic()
-            with self.assertRaises(runner.Interrupted):
-                runner.run_process(["sleep", "30"], tmp, dict(os.environ), 60, os.path.join(tmp, "log"), stop)
+            with self.assertRaises(Interrupted):
+                run_process(["sleep", "30"], tmp, dict(os.environ), 60, os.path.join(tmp, "log"), stop)
             self.assertLess(time.monotonic() - t0, 10)
-            with self.assertRaises(runner.Interrupted):  # nothing new starts
-                runner.run_process(["true"], tmp, dict(os.environ), 60, os.path.join(tmp, "log2"), stop)
+            with self.assertRaises(Interrupted):  # nothing new starts
+                run_process(["true"], tmp, dict(os.environ), 60, os.path.join(tmp, "log2"), stop)
 
 
 class BuildLogs(unittest.TestCase):
@@ -156,7 +156,7 @@ class BuildLogs(unittest.TestCase):
             log = os.path.join(tmp, "build.log")
             with open(log, "w") as f:
                 f.write(text)
-            return runner.log_excerpt(log)
+            return builds.log_excerpt(log)
 
     def test_compiler_errors_come_first(self):
         text = self.excerpt("nvcc -O3 ...\n" * 50 + "x.cu(3): error: expected a ';'\nmake: *** [x.o] Error 2\n")
@@ -187,17 +187,17 @@ class BuildAndForbiddenCheck(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         self.tree = os.path.join(self.tmp, "course")
         shutil.copytree(FAKE, self.tree)
-        self.settings = runner.Settings(rubric=parse_rubric(""), seed=1, stop=runner.StopSignal(),
+        self.settings = settings.Settings(rubric=parse_rubric(""), seed=1, stop=StopSignal(),
                                         progress=lambda who, text: None, make_jobs=1)
         with StandInMachine(os.path.join(self.tmp, "machine")):
-            self.env = runner.run_env(None)
+            self.env = settings.run_env(None)
 
     def build(self, exercise, student_text, check_forbidden=True):
         ex = course.read_info(self.tree, exercise)
         with open(os.path.join(self.tree, ex.student_paths()[0]), "w") as f:
             f.write(student_text)
         logs = os.path.join(self.tmp, "logs", exercise)
-        return runner.build_exercise(self.tree, ex, logs, self.settings, self.env, check_forbidden), logs
+        return builds.build_exercise(self.tree, ex, logs, self.settings, self.env, check_forbidden), logs
 
     def test_clean_files_build_and_pass_the_check(self):
         r, logs = self.build("01_alpha", "behaviour=pass\n")
@@ -248,7 +248,7 @@ class BuildAndForbiddenCheck(unittest.TestCase):
     def test_the_check_reads_this_build_s_objects(self):
         # Without a build, the fake check has no object to read: the grader must build first.
         ex = course.read_info(self.tree, "01_alpha")
-        refused = runner.forbidden_check(os.path.join(self.tree, ex.name), self.tree, os.path.join(self.tmp, "l"),
+        refused = builds.forbidden_check(os.path.join(self.tree, ex.name), self.tree, os.path.join(self.tmp, "l"),
                                          self.settings, self.env)
         self.assertEqual(refused[0], scoring.BUILD_FAILED)
         self.assertIn("no such object (build the program first)", refused[1])
@@ -284,18 +284,77 @@ class TheMachinesGpus(unittest.TestCase):
         os.remove(os.path.join(tools, "nvidia-smi"))
         os.environ["PATH"] = tools  # nothing else: no nvidia-smi anywhere
         self.assertEqual(session.visible_gpus(None), [None])
-        env = runner.gpu_environment("0", os.path.join(tools, "nvcc"))
+        env = settings.gpu_environment("0", os.path.join(tools, "nvcc"))
         self.assertEqual((env["gpu"], env["driver"], env["nvcc"]), (None, None, "13.0"))
 
     def test_the_environment_names_the_gpu_it_was_given(self):
         tools = self.machine(("0", "3"))
-        env = runner.gpu_environment("3", os.path.join(tools, "nvcc"))
+        env = settings.gpu_environment("3", os.path.join(tools, "nvcc"))
         self.assertEqual((env["gpu"], env["driver"], env["gpu_index"], env["nvcc"]), ("Fake GPU 3", "580.00", "3", "13.0"))
 
     def test_the_machine_s_gpu_settings_do_not_reach_the_tests(self):
         self.machine(("0",))
         self.assertEqual((set(MACHINE_VARIABLES) - {"CUDA_PATH"}) & set(os.environ), set())
-        self.assertEqual(runner.run_env(None).get("CUDA_VISIBLE_DEVICES"), None)
+        self.assertEqual(settings.run_env(None).get("CUDA_VISIBLE_DEVICES"), None)
+
+
+class ModuleLayout(unittest.TestCase):
+    """The grader's own modules (pmpp_grading and its packages, each named for its job in
+    pmpp_grading/__init__.py): none longer than 500 lines, and no import cycle among them, the
+    imports inside functions included."""
+    PACKAGE = os.path.join(os.path.dirname(HERE), "pmpp_grading")
+
+    def modules(self):
+        """Dotted name -> file, for every module of the package."""
+        found = {}
+        for directory, dirs, files in os.walk(self.PACKAGE):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(directory, name)
+                dotted = os.path.relpath(path, os.path.dirname(self.PACKAGE))[:-3].replace(os.sep, ".")
+                found[dotted[:-len(".__init__")] if dotted.endswith(".__init__") else dotted] = path
+        return found
+
+    def imports(self, name, path, modules):
+        """The modules of the package that `name` imports (from X import Y: Y if it is a module)."""
+        package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        found = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = package
+                    for _ in range(node.level - 1):
+                        base = base.rpartition(".")[0]
+                    base += "." + node.module if node.module else ""
+                found |= {f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names}
+        return found & set(modules) - {name}
+
+    def test_no_module_is_longer_than_500_lines(self):
+        for name, path in self.modules().items():
+            with open(path) as f:
+                self.assertLessEqual(len(f.readlines()), 500, name)
+
+    def test_no_import_cycle(self):
+        modules = self.modules()
+        graph = {name: self.imports(name, path, modules) for name, path in modules.items()}
+        self.assertIn("pmpp_grading.runner", graph["pmpp_grading.session"])  # the walk sees imports
+        done, cycles = set(), []
+
+        def visit(name, path):
+            for other in sorted(graph[name]):
+                if other in path:
+                    cycles.append(" -> ".join(path[path.index(other):] + [other]))
+                elif other not in done:
+                    visit(other, path + [other])
+            done.add(name)
+        for name in sorted(graph):
+            visit(name, [name])
+        self.assertEqual(cycles, [])
 
 
 if __name__ == "__main__":

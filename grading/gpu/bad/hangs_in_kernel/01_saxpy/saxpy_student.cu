@@ -9,8 +9,7 @@
 __device__ int never_set = 0;
 
 __global__ void saxpy_waiting_forever(std::size_t n, float a, const float* x, const float* y, float* z) {
-    while (*static_cast<volatile int*>(&never_set) == 0) {
-    }
+    while (*static_cast<volatile int*>(&never_set) == 0) {}
     const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
     if (i < n) z[i] = a * x[i] + y[i];
 }

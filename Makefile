@@ -9,7 +9,7 @@ EXERCISES := $(sort $(wildcard [0-9][0-9]_*))
 TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES)) grading/tests/run_tests.py
 
 .DEFAULT_GOAL := all
-.PHONY: all run test test-build grade student-release clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
+.PHONY: all run test test-build grade student-release format format-check clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
 
 all: $(EXERCISES)
 
@@ -93,6 +93,21 @@ endif
 clean:
 	@for d in common $(EXERCISES); do $(MAKE) --no-print-directory -C $$d clean; done
 
+# The course's one style, .clang-format (clang-format 14, Debian 12's; another version may
+# format a few lines differently): format-check names every C++/CUDA file it would change and
+# fails; format applies it.
+CLANG_FORMAT ?= clang-format
+FORMAT_FILES = $(shell git ls-files '*.cu' '*.cuh' '*.h' '*.cpp' 2>/dev/null || \
+                 find . -path '*/build' -prune -o \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' -o -name '*.cpp' \) -print)
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "format-check: $(CLANG_FORMAT) not found (apt-get install clang-format)" >&2; exit 2; }
+	@bad=$$(for f in $(FORMAT_FILES); do $(CLANG_FORMAT) --dry-run --Werror "$$f" >/dev/null 2>&1 || echo "$$f"; done); \
+	  if [ -n "$$bad" ]; then echo "format-check: not in the course's style (make format applies it):"; echo "$$bad" | sed 's/^/  /'; exit 1; fi; \
+	  echo "format-check: $(words $(FORMAT_FILES)) files, all in the course's style ($$($(CLANG_FORMAT) --version))"
+format:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "format: $(CLANG_FORMAT) not found (apt-get install clang-format)" >&2; exit 2; }
+	$(CLANG_FORMAT) -i $(FORMAT_FILES)
+
 help:
 	@echo "PMPP CUDA exercises. Targets:"
 	@echo "  make          build every exercise (your code and the reference answer)"
@@ -104,7 +119,9 @@ help:
 ifneq ($(RELEASE_SCRIPT),)
 	@echo "  make student-release DEST=DIR  the students' copy: reference answers compiled, not as sources"
 endif
+	@echo "  make format-check  is every C++/CUDA file in the style of .clang-format?"
+	@echo "  make format   apply .clang-format to every C++/CUDA file"
 	@echo "  make clean    remove every build/ folder"
-	@echo "In an exercise folder: make run | test | sanitize | profile | forbidden | clean | help"
+	@echo "In an exercise folder: make run | test | sanitize | profile | forbidden | tune | clean | help"
 	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."
 	@echo "Exercises: $(EXERCISES)"

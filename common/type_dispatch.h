@@ -48,4 +48,16 @@ decltype(auto) with_type(Index index, F&& f) {
     return detail::Dispatch<List>::call(static_cast<std::size_t>(index), static_cast<F&&>(f));
 }
 
+// The value of `all` whose to_string() is `text` (a --type option's key type): true and `out`
+// set, or false.
+template <class Enum, std::size_t N>
+bool parse_named(const std::string& text, const Enum (&all)[N], Enum& out) {
+    for (Enum value : all)
+        if (text == to_string(value)) {
+            out = value;
+            return true;
+        }
+    return false;
+}
+
 }  // namespace pmpp

@@ -17,15 +17,6 @@ const char* to_string(KeyType type) {
     return names[static_cast<int>(type)];
 }
 
-bool parse_key_type(const std::string& text, KeyType& out) {
-    for (KeyType type : kKeyTypes)
-        if (text == to_string(type)) {
-            out = type;
-            return true;
-        }
-    return false;
-}
-
 const char* to_string(InputKind kind) {
     static const char* const names[kInputKinds] = {"uniform",
                                                    "all-equal",

@@ -33,7 +33,7 @@ template <template <class> class T>
 using PerKeyType = std::variant<T<std::uint32_t>, T<std::int32_t>, T<float>, T<std::uint64_t>>;
 const char* to_string(KeyType type);  // u32, i32, f32, u64
 inline int key_bits_of(KeyType type) { return type == KeyType::U64 ? 64 : 32; }
-bool parse_key_type(const std::string& text, KeyType& out);
+inline bool parse_key_type(const std::string& text, KeyType& out) { return pmpp::parse_named(text, kKeyTypes, out); }
 
 // Inputs. Bit patterns are drawn in the keys' ordered bits (to_bits), so "only the top byte
 // differs" means the same for every key type.

@@ -27,7 +27,7 @@ inline constexpr KeyType kKeyTypes[] = {KeyType::U32, KeyType::I32, KeyType::F32
 // The key types in KeyType's order, for pmpp::with_type<Keys>(type, ...).
 using Keys = pmpp::TypeList<std::uint32_t, std::int32_t, float, std::uint64_t, Event>;
 const char* to_string(KeyType type);  // u32, i32, f32, u64, event
-bool parse_key_type(const std::string& text, KeyType& out);
+inline bool parse_key_type(const std::string& text, KeyType& out) { return pmpp::parse_named(text, kKeyTypes, out); }
 
 // How a merge case deals its n keys to A and B.
 enum class MergeShape {

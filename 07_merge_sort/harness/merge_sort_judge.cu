@@ -26,15 +26,6 @@ const char* to_string(KeyType type) {
     return "?";
 }
 
-bool parse_key_type(const std::string& text, KeyType& out) {
-    for (KeyType type : kKeyTypes)
-        if (text == to_string(type)) {
-            out = type;
-            return true;
-        }
-    return false;
-}
-
 const char* to_string(MergeShape shape) {
     switch (shape) {
         case MergeShape::Halves: return "n/2 + n/2";

@@ -70,6 +70,9 @@ class Rules(unittest.TestCase):
         self.assertIn("TEST_SRCS :=\ninclude ../common/common.mk\ninclude prebuilt/prebuilt.mk\n", out)
         self.assertTrue(out.endswith("$(BUILD)/obj/a.o: X += 1\n"))
         self.assertNotIn("prebuilt", release.release_makefile(text, False))  # an exercise with nothing withheld
+        # The references as the course's Makefile found them (a wildcard there finds none here).
+        pinned = release.release_makefile("REFERENCE_SRCS := $(wildcard x_[0-9]_*.cu)\n" + text, True, ["x_1_a.cu", "x_cpu.cpp"])
+        self.assertIn("REFERENCE_SRCS := x_1_a.cu x_cpu.cpp\ninclude ../common/common.mk\n", pinned)
         with self.assertRaises(ReleaseError):
             release.release_makefile("EXERCISE := x\n", True)
 

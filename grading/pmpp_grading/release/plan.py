@@ -26,6 +26,7 @@ class Plan:
     prebuilt: Dict[str, List[str]]       # exercise -> its withheld sources (as its Makefile names them)
     left_out: List[str]                  # folders and files left out whole (repository paths)
     kept_by_config: List[str] = field(default_factory=list)
+    reference: Dict[str, List[str]] = field(default_factory=dict)  # exercise -> REFERENCE_SRCS, as evaluated here
 
 
 def _resolve(root: str, includer: str, exercise: str, name: str) -> Optional[str]:
@@ -135,5 +136,6 @@ def make_plan(root: str, builds: Dict[str, Build], config: Config) -> Plan:
     left_out = [f"{e}/{d}" for e in released for d in LEFT_OUT_IN_EXERCISES if os.path.isdir(os.path.join(root, e, d))]
     left_out += [d for d in folders if d not in builds]
     left_out += [p for p in config.drop if os.path.lexists(os.path.join(root, p))]
-    return Plan(released, dict(sorted(withheld.items())), prebuilt, left_out, sorted(kept_by_config))
+    reference = {e: list(builds[e].reference) for e in released}
+    return Plan(released, dict(sorted(withheld.items())), prebuilt, left_out, sorted(kept_by_config), reference)
 

@@ -10,7 +10,7 @@ import re
 import shutil
 import textwrap
 import time
-from typing import List
+from typing import List, Optional
 
 from ..tree import SKIPPED_DIRS
 from .contents import CopyContents, PathIndex
@@ -23,8 +23,10 @@ from .readmes import readme_for_copy, readme_note
 COMMON_MK = re.compile(r"^[ \t]*-?include[ \t]+\.\./common/common\.mk[ \t]*$", re.M)
 
 
-def release_makefile(text: str, has_objects: bool) -> str:
-    """The exercise's Makefile for the copy: no tests, and the prebuilt objects linked."""
+def release_makefile(text: str, has_objects: bool, reference: Optional[List[str]] = None) -> str:
+    """The exercise's Makefile for the copy: no tests, the prebuilt objects linked, and (given)
+    REFERENCE_SRCS as the course's Makefile found them: a wildcard there (scan_[0-9]_*.cu) finds
+    none of the withheld sources here."""
     found = list(COMMON_MK.finditer(text))
     if len(found) != 1:
         raise ReleaseError("its Makefile must include ../common/common.mk exactly once")
@@ -32,6 +34,8 @@ def release_makefile(text: str, has_objects: bool) -> str:
     before = ("# Student release (grading/make_student_release.sh): the course's tests are not part of it"
               + (",\n# and the reference answers come compiled, from prebuilt/ (their sources are not here).\n"
                  if has_objects else ".\n") + "TEST_SRCS :=\n")
+    if reference is not None:
+        before += "REFERENCE_SRCS := " + " ".join(reference) + "\n"
     after = "\ninclude prebuilt/prebuilt.mk" if has_objects else ""
     return text[:m.start()] + before + m.group(0) + after + text[m.end():]
 
@@ -89,7 +93,7 @@ def write_release(stage: str, target: str, plan: Plan, described: str, source: s
         with open(makefile) as f:
             text = f.read()
         try:
-            text = release_makefile(text, bool(sources))
+            text = release_makefile(text, bool(sources), plan.reference.get(e))
         except ReleaseError as err:
             raise ReleaseError(f"{e}: {err}") from None
         with open(makefile, "w") as f:

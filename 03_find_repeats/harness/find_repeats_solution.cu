@@ -1,8 +1,8 @@
 // find_repeats_solution.cu: the reference answer to the student's tasks: mark, scan with the
 // student's scan slot (which the solution build fills with 02's reference answer), scatter.
-#include "../find_repeats.h"
+#include "find_repeats.h"
 
-#include "../../02_scan/scan.h"
+#include "../02_scan/scan.h"
 
 std::size_t find_repeats_student_workspace_bytes(std::size_t n) {
     return find_repeats_with_scan_workspace_bytes(scan_student_workspace_bytes, n);

@@ -1,6 +1,7 @@
 """The overlay takes the student's files and nothing else; the clean tree and its copies; what
 the exercise Makefiles say (make grading-info)."""
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -144,6 +145,22 @@ class GradingInfo(unittest.TestCase):
             for path in ex.student_paths():
                 self.assertTrue(os.path.isfile(os.path.join(REPO, path)), path)
             self.assertEqual(len(ex.solution_paths()), len(ex.student_paths()), name)
+
+    def test_every_reference_answer_finds_its_headers_from_the_students_slot(self):
+        # The grader's reference answers are the solution files copied into the student's slots
+        # (grading/gpu/make_submissions.py); a quoted include written relative to harness/ would
+        # build in place and fail there. nvcc looks beside the file, then in -I.. and -I. (common.mk).
+        for name in course.exercise_folders(REPO):
+            ex = course.read_info(REPO, name)
+            for student, solution in zip(ex.student_paths(), ex.solution_paths()):
+                slot = os.path.dirname(os.path.join(REPO, student))
+                with open(os.path.join(REPO, solution)) as f:
+                    headers = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.M)
+                self.assertTrue(headers, solution)
+                for header in headers:
+                    places = [slot, REPO, os.path.join(REPO, name)]
+                    found = [p for p in places if os.path.isfile(os.path.join(p, header))]
+                    self.assertTrue(found, f"{solution} in the slot {student}: #include \"{header}\" is not found")
 
     def test_a_student_file_in_another_folder_is_named_from_the_root(self):
         ex = course.read_info(FAKE, "02_beta")

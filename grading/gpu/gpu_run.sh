@@ -2,9 +2,10 @@
 # The grader on a GPU machine, from the repository root (logs and reports in $OUT or
 # build/gpu-logs): its unit tests; every exercise's reference answer submitted as a student,
 # which must score full marks, timed (the time to grade one submission, builds included); the
-# bad submissions of grading/gpu/bad (does not compile, illegal address, hangs in a kernel,
-# wrong results, uses Thrust, edits the harness, violates the render order), each classified
-# as grading/gpu/expected.json says while the other exercise it is graded on keeps its points.
+# bad submissions of grading/gpu/bad (20 of them: mistakes such as an off-by-one bound or a hung
+# kernel, and tricks such as a cached result, a call to the course's own code or an attack on the
+# sandbox; expected.json lists them), each classified as expected.json says while the other
+# exercise it is graded on keeps its points.
 #   bash grading/gpu/gpu_run.sh            (about 5 + 5 minutes on one H200; every GPU is used,
 #                                           one student per GPU)
 #   bash grading/gpu/gpu_run.sh bad        only the bad submissions (the clean tree's builds of

@@ -13,6 +13,23 @@ namespace circles {
 
 std::size_t edge_allowance(std::size_t pixels) { return pixels / 1000 + 16; }
 
+namespace {
+
+// f(y0, y1) for the rows [y0, y1) of each of up to 128 bands of the image, on every core: a band
+// takes each circle that reaches it, so no two threads write one pixel.
+template <typename F>
+void for_each_band(int height, const F& f) {
+    const int bands = std::min(height, 128);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int band = 0; band < bands; ++band)
+        f(static_cast<int>(static_cast<long long>(band) * height / bands),
+          static_cast<int>(static_cast<long long>(band + 1) * height / bands));
+}
+
+std::string rgba_text(const Rgba& p) { return pmpp::format("(%.4f, %.4f, %.4f, %.4f)", p.r, p.g, p.b, p.a); }
+
+}  // namespace
+
 ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int height, float tolerance) {
     ImageDiff d;
     d.width = width;
@@ -20,12 +37,6 @@ ImageDiff diff_images(const Rgba* expected, const Rgba* actual, int width, int h
     const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     d.state.assign(n, ImageDiff::kRight);
     for (std::size_t i = 0; i < n; ++i) {
-        const float e[4] = {expected[i].r, expected[i].g, expected[i].b, expected[i].a};
-        const float a[4] = {actual[i].r, actual[i].g, actual[i].b, actual[i].a};
-        for (int k = 0; k < 4; ++k) {
-            const float diff = channel_difference(e[k], a[k]);
-            if (std::isfinite(diff)) d.largest = std::max(d.largest, diff);
-        }
         const std::uint8_t state = pixel_state(expected[i], actual[i], tolerance);
         if (state == ImageDiff::kRight) continue;
         ++d.differing;
@@ -60,12 +71,8 @@ PixelFacts pixel_facts(const SceneView& scene, int width, int height) {
     f.near_edge.assign(n, 0);
     f.within_a_pixel.assign(n, 0);
     if (n == 0) return f;
-    const int bands = std::min(height, 128);
     // Distances in pixels, in double: exact enough to tell 1e-3 of a pixel.
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int band = 0; band < bands; ++band) {
-        const int y0 = static_cast<int>(static_cast<long long>(band) * height / bands);
-        const int y1 = static_cast<int>(static_cast<long long>(band + 1) * height / bands);
+    for_each_band(height, [&](int y0, int y1) {
         for (int i = 0; i < scene.count; ++i) {
             const Circle c = scene.circles[i];
             const tiles::PixelRange r = tiles::pixel_range(c, width, height);
@@ -91,7 +98,7 @@ PixelFacts pixel_facts(const SceneView& scene, int width, int height) {
                 }
             }
         }
-    }
+    });
     return f;
 }
 
@@ -99,11 +106,7 @@ void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawi
     if (width <= 0 || height <= 0) return;
     const std::size_t w = static_cast<std::size_t>(width);
     const float fw = static_cast<float>(width), y_unit = static_cast<float>(how.y_in_heights ? height : width);
-    const int bands = std::min(height, 128);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int band = 0; band < bands; ++band) {
-        const int y0 = static_cast<int>(static_cast<long long>(band) * height / bands);
-        const int y1 = static_cast<int>(static_cast<long long>(band + 1) * height / bands);
+    for_each_band(height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y)
             for (std::size_t x = 0; x < w; ++x)
                 image[y * w + x] = circle_math::background_color(scene.background, y, height);
@@ -123,14 +126,8 @@ void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawi
                 }
             }
         }
-    }
+    });
 }
-
-namespace {
-
-std::string rgba_text(const Rgba& p) { return pmpp::format("(%.4f, %.4f, %.4f, %.4f)", p.r, p.g, p.b, p.a); }
-
-}  // namespace
 
 pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected,
                                 const Rgba* actual, std::size_t max_report) {
@@ -172,16 +169,14 @@ pmpp::CheckResult image_verdict(const ImageDiff& diff, const PixelFacts* facts, 
 }
 
 pmpp::Image picture(const Rgba* pixels, int width, int height) {
-    pmpp::Image img(width, height, 4);
-    const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-    for (std::size_t i = 0; i < n; ++i) {
+    static_assert(sizeof(Rgba) == 4 * sizeof(float), "an image is 4 floats a pixel");
+    pmpp::Image img = pmpp::image_from_rgba_float(reinterpret_cast<const float*>(pixels), width, height);
+    for (std::size_t i = 0; i < img.pixels.size() / 4; ++i) {
         const Rgba& p = pixels[i];
-        const bool nan = std::isnan(p.r) || std::isnan(p.g) || std::isnan(p.b) || std::isnan(p.a);
-        std::uint8_t* out = &img.pixels[4 * i];
-        out[0] = nan ? 255 : pmpp::to_byte(p.r);
-        out[1] = nan ? 0 : pmpp::to_byte(p.g);
-        out[2] = nan ? 255 : pmpp::to_byte(p.b);
-        out[3] = nan ? 255 : pmpp::to_byte(p.a);
+        if (std::isnan(p.r) || std::isnan(p.g) || std::isnan(p.b) || std::isnan(p.a)) {
+            std::uint8_t* out = &img.pixels[4 * i];
+            out[0] = 255, out[1] = 0, out[2] = 255, out[3] = 255;
+        }
     }
     return img;
 }

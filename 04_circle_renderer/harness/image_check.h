@@ -37,38 +37,20 @@ struct ImageDiff {
     int width = 0, height = 0;
     std::size_t differing = 0;  // pixels with a channel off by more than the tolerance, or NaN
     std::size_t never_written = 0;  // of those, pixels still all NaN (the poison)
-    float largest = 0;  // the largest finite channel difference
     std::vector<std::uint8_t> state;  // per pixel: kRight, kDiffers, kNeverWritten
     enum : std::uint8_t { kRight = 0, kDiffers = 1, kNeverWritten = 2 };
 };
-
-// |expected - actual| of one channel (NaN when either is NaN).
-PMPP_HD float channel_difference(float expected, float actual) {
-#ifdef __CUDA_ARCH__
-    return fabsf(expected - actual);
-#else
-    return std::fabs(expected - actual);
-#endif
-}
-
-PMPP_HD bool is_nan(float v) {
-#ifdef __CUDA_ARCH__
-    return isnan(v);
-#else
-    return std::isnan(v);
-#endif
-}
 
 // One pixel against the CPU's: kRight when every channel is within `tolerance`, kNeverWritten
 // when it differs and all four channels are NaN (the poison), else kDiffers. A NaN channel
 // differs (NaN <= tolerance is false).
 PMPP_HD std::uint8_t pixel_state(const Rgba& expected, const Rgba& actual, float tolerance = kChannelTolerance) {
-    const bool differs = !(channel_difference(expected.r, actual.r) <= tolerance) ||
-                         !(channel_difference(expected.g, actual.g) <= tolerance) ||
-                         !(channel_difference(expected.b, actual.b) <= tolerance) ||
-                         !(channel_difference(expected.a, actual.a) <= tolerance);
+    const bool differs = !(fabsf(expected.r - actual.r) <= tolerance) || !(fabsf(expected.g - actual.g) <= tolerance) ||
+                         !(fabsf(expected.b - actual.b) <= tolerance) || !(fabsf(expected.a - actual.a) <= tolerance);
     if (!differs) return ImageDiff::kRight;
-    const bool nan_everywhere = is_nan(actual.r) && is_nan(actual.g) && is_nan(actual.b) && is_nan(actual.a);
+    // NaN is the one value that is not equal to itself.
+    const bool nan_everywhere =
+        actual.r != actual.r && actual.g != actual.g && actual.b != actual.b && actual.a != actual.a;
     return nan_everywhere ? ImageDiff::kNeverWritten : ImageDiff::kDiffers;
 }
 

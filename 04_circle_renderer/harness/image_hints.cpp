@@ -85,18 +85,14 @@ std::string unwritten_edges_hint(int width, int height, int cols, int rows, int 
         const bool swapped_x = cols == 0 || (x_stop % t == 0 && x_stop / t == tiles_needed(height, t));
         const bool swapped_y = rows == 0 || (y_stop % t == 0 && y_stop / t == tiles_needed(width, t));
         if (!swapped_x || !swapped_y) continue;
-        std::string stops;
-        if (cols > 0)
-            stops = format(
-                "x stops at %d = %d x %d, the number of %d-pixel tiles the other axis needs (%d / %d, rounded up)",
-                x_stop, x_stop / t, t, t, height, t);
-        if (rows > 0)
-            stops +=
-                (stops.empty() ? "" : "; ") +
-                format(
-                    "y stops at %d = %d x %d, the number of %d-pixel tiles the other axis needs (%d / %d, rounded up)",
-                    y_stop, y_stop / t, t, t, width, t);
-        return what + ": the grid stops early: " + stops + ": are the grid's axes swapped?";
+        auto stops = [t](char axis, int stop, int other) {
+            return format(
+                "%c stops at %d = %d x %d, the number of %d-pixel tiles the other axis needs (%d / %d, rounded up)",
+                axis, stop, stop / t, t, t, other, t);
+        };
+        const std::string x = cols > 0 ? stops('x', x_stop, height) : "", y = rows > 0 ? stops('y', y_stop, width) : "";
+        return what + ": the grid stops early: " + x + (cols > 0 && rows > 0 ? "; " : "") + y +
+               ": are the grid's axes swapped?";
     }
     return what +
            ": does the grid reach every pixel (the number of blocks rounded up on each axis, x's from the width, "

@@ -25,23 +25,18 @@ namespace {
 // on_edge.
 __global__ void count_image_kernel(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
                                    std::size_t pixels, unsigned long long* counts) {
-    unsigned long long differing = 0, never_written = 0, on_edge = 0;
+    unsigned long long mine[3] = {0, 0, 0};
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < pixels;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
         const std::uint8_t state = pixel_state(expected[i], actual[i]);
-        differing += state != ImageDiff::kRight;
-        never_written += state == ImageDiff::kNeverWritten;
-        on_edge += state == ImageDiff::kDiffers && near_edge != nullptr && near_edge[i] != 0;
+        mine[0] += state != ImageDiff::kRight;
+        mine[1] += state == ImageDiff::kNeverWritten;
+        mine[2] += state == ImageDiff::kDiffers && near_edge != nullptr && near_edge[i] != 0;
     }
-    for (int offset = 16; offset > 0; offset /= 2) {  // every thread of the block gets here
-        differing += __shfl_down_sync(0xFFFFFFFFu, differing, offset);
-        never_written += __shfl_down_sync(0xFFFFFFFFu, never_written, offset);
-        on_edge += __shfl_down_sync(0xFFFFFFFFu, on_edge, offset);
-    }
-    if ((threadIdx.x & 31) == 0 && differing > 0) {
-        atomicAdd(&counts[0], differing);
-        atomicAdd(&counts[1], never_written);
-        atomicAdd(&counts[2], on_edge);
+    for (int k = 0; k < 3; ++k) {
+        for (int offset = 16; offset > 0; offset /= 2)  // every thread of the block gets here
+            mine[k] += __shfl_down_sync(0xFFFFFFFFu, mine[k], offset);
+        if ((threadIdx.x & 31) == 0 && mine[0] > 0) atomicAdd(&counts[k], mine[k]);
     }
 }
 
@@ -128,7 +123,7 @@ namespace {
 
 // The frames of one scene at one size as <dir>/<prefix><scene>_<W>x<H>[_frameNNN].<format>, and
 // a line saying where (`what`).
-void write_frames(const std::string& prefix, const std::string& scene, const std::vector<const Rgba*>& frames,
+void write_frames(const std::string& prefix, const std::string& scene, const std::vector<std::vector<Rgba>>& frames,
                   int width, const Options& opts, const char* what) {
     const std::string dir = picture_dir(opts);
     std::filesystem::create_directories(dir);
@@ -136,21 +131,9 @@ void write_frames(const std::string& prefix, const std::string& scene, const std
     const std::string ext = "." + opts.get("image-format");
     const bool animated = frames.size() > 1;
     for (std::size_t f = 0; f < frames.size(); ++f)
-        write_image(stem + (animated ? format("_frame%03zu", f) : "") + ext, picture(frames[f], width, width));
+        write_image(stem + (animated ? format("_frame%03zu", f) : "") + ext, picture(frames[f].data(), width, width));
     std::cout << "  " << what << ": " << stem << (animated ? format("_frame000..%03zu", frames.size() - 1) : "") << ext
               << "\n";
-}
-
-// The student's images of a benchmarked scene (its last run), named as the CPU's with
-// "student_" in front, so the two can be put side by side (the grader's HTML report does).
-void write_student_pictures(const std::string& scene, const std::vector<GuardedBuffer<Rgba>>& images, int width,
-                            const Options& opts) {
-    if (picture_dir(opts).empty() || width <= 0) return;
-    std::vector<std::vector<Rgba>> actual;
-    std::vector<const Rgba*> frames;
-    for (const auto& image : images) actual.push_back(image.to_host());
-    for (const auto& image : actual) frames.push_back(image.data());
-    write_frames("student_", scene, frames, width, opts, "your picture");
 }
 
 // The notes of a correct row: against CS149's reference on a T4, and against the variant the
@@ -214,7 +197,13 @@ Measurement bench_frames(const RenderCall& fn, bool student, const RenderProblem
         m.record(time_checked(timing, &ctx.flusher, call));
         m.ms = scaled(m.ms, 1.0 / frames);
     }
-    if (student) write_student_pictures(b.name, images, width, ctx.opts);
+    // The student's images of the scene (its last run), named as the CPU's with "student_" in front,
+    // so that the two can be put side by side (the grader's HTML report does).
+    if (student && !picture_dir(ctx.opts).empty() && width > 0) {
+        std::vector<std::vector<Rgba>> actual;
+        for (const auto& image : images) actual.push_back(image.to_host());
+        write_frames("student_", b.name, actual, width, ctx.opts, "your picture");
+    }
     return m;
 }
 
@@ -233,11 +222,7 @@ RenderBenchProblem make_bench_problem(std::size_t n, BenchContext& ctx) {
 const RenderProblem& RenderBenchProblem::scene(int id, const Options& opts) {
     if (auto it = drawn.find(id); it != drawn.end()) return it->second;
     const RenderProblem& b = drawn[id] = make_problem(make_case(id, width, kSquare, opts), seed, opts);
-    if (!picture_dir(opts).empty() && width > 0) {
-        std::vector<const Rgba*> images;
-        for (const auto& image : b.expected) images.push_back(image.data());
-        write_frames("", b.name, images, width, opts, "picture");
-    }
+    if (!picture_dir(opts).empty() && width > 0) write_frames("", b.name, b.expected, width, opts, "picture");
     return b;
 }
 

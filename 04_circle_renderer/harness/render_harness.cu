@@ -22,6 +22,8 @@ using pmpp::UsageError;
 
 namespace {
 
+constexpr int kDefaultFrames = 3;  // --frames' default
+
 // --frames (a UsageError if not in [1, 1000]).
 int frames_option(const Options& opts) {
     int frames = 0;
@@ -186,6 +188,13 @@ CheckResult judge_image(const Scene& scene, int width, int height, const std::ve
     return r;
 }
 
+namespace {
+
+// Renders `scene` with `fn` into a poisoned width x height image between guard zones and judges
+// it against `expected` (the CPU's image of the same scene): fails first if it wrote outside the
+// image ("wrote 1 element past the end of image ..."), then by judge_image, then if the scene's
+// arrays changed. A wrong image is drawn a second time, and the hint says so when the two differ
+// (a race).
 CheckResult check_render(const RenderCall& fn, const Scene& scene, int width, int height,
                          const std::vector<Rgba>& expected, const CheckSettings& settings) {
     const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
@@ -222,6 +231,8 @@ CheckResult check_render(const RenderCall& fn, const Scene& scene, int width, in
     }
     return r;
 }
+
+}  // namespace
 
 CheckResult check(const RenderVariant& v, const RenderProblem& p, const RenderCase&, const Options& opts) {
     const int frames = static_cast<int>(p.frames.size());
@@ -300,8 +311,6 @@ RenderExercise make_exercise() {
     ex.bench = [](const RenderVariant& v, RenderBenchProblem& p, std::size_t, pmpp::BenchContext& ctx) {
         return bench(v, p, ctx);
     };
-    // Counted scene by scene for the scenes, frames and pictures the options ask for (memoized per
-    // size and options: the binned renderer's pairs are counted on the host).
     ex.device_bytes = render_device_bytes;
     ex.host_bytes = render_host_bytes;
     return ex;

@@ -38,7 +38,6 @@ using RenderVariant = pmpp::Variant<RenderFn>;
 enum Shape : int { kSquare = 0, kWide = 1, kTall = 2 };
 int image_height(int width, Shape shape);
 constexpr int kFileScene = 1000;  // the scene index of --scene-file's scene
-constexpr int kDefaultFrames = 3;  // --frames' default
 
 // What tells two cases of one width apart: the scene and the shape.
 struct RenderSpec {
@@ -89,14 +88,6 @@ struct CheckSettings {
 // what went wrong, and pictures of a failure when settings.pictures is set.
 pmpp::CheckResult judge_image(const Scene& scene, int width, int height, const std::vector<Rgba>& expected,
                               const std::vector<Rgba>& actual, const CheckSettings& settings = {});
-
-// Renders `scene` with `fn` into a poisoned width x height image between guard zones and judges
-// it against `expected` (the CPU's image of the same scene): fails first if it wrote outside the
-// image ("wrote 1 element past the end of image ..."), then by judge_image, then if the scene's
-// arrays changed. A wrong image is drawn a second time, and the hint says so when the two differ
-// (a race).
-pmpp::CheckResult check_render(const RenderCall& fn, const Scene& scene, int width, int height,
-                               const std::vector<Rgba>& expected, const CheckSettings& settings = {});
 
 // One variant on one case: every frame of the problem, by check_render, the first wrong frame
 // failing the case (with pictures under --images, unless --no-images).

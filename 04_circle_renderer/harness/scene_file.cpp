@@ -20,6 +20,10 @@ std::vector<std::string> split_words(const std::string& line) {
     return words;
 }
 
+// The words of the values of `shading` and `background`, in the order of their enums (render.h).
+const char* const kShadingWords[] = {"flat", "snow"};
+const char* const kBackgroundWords[] = {"white", "sky"};
+
 bool parse_float(const std::string& text, float& out) {
     errno = 0;
     char* end = nullptr;
@@ -61,23 +65,17 @@ Scene parse_scene(const std::string& text, const std::string& source) {
             if (scene.count() > 0) throw fail("'" + key + "' must come before the first circle");
             if (words.size() != 2) throw fail("'" + key + "' takes one value");
             const std::string& v = words[1];
-            if (key == "name")
+            if (key == "name") {
                 scene.name = v;
-            else if (key == "shading") {
-                if (v == "flat")
-                    scene.shading = Shading::Flat;
-                else if (v == "snow")
-                    scene.shading = Shading::Snow;
-                else
-                    throw fail("shading '" + v + "' is not flat or snow");
-            } else {
-                if (v == "white")
-                    scene.background = Background::White;
-                else if (v == "sky")
-                    scene.background = Background::Sky;
-                else
-                    throw fail("background '" + v + "' is not white or sky");
+                continue;
             }
+            const char* const* choices = key == "shading" ? kShadingWords : kBackgroundWords;
+            const int value = v == choices[0] ? 0 : (v == choices[1] ? 1 : -1);
+            if (value < 0) throw fail(key + " '" + v + "' is not " + choices[0] + " or " + choices[1]);
+            if (key == "shading")
+                scene.shading = static_cast<Shading>(value);
+            else
+                scene.background = static_cast<Background>(value);
             continue;
         }
         float v[7];
@@ -110,8 +108,8 @@ Scene load_scene(const std::string& path) {
 std::string format_scene(const Scene& scene) {
     std::string out = "circles 1\n";
     out += "name " + (scene.name.empty() ? std::string("unnamed") : scene.name) + "\n";
-    out += std::string("shading ") + (scene.shading == Shading::Flat ? "flat" : "snow") + "\n";
-    out += std::string("background ") + (scene.background == Background::White ? "white" : "sky") + "\n";
+    out += std::string("shading ") + kShadingWords[static_cast<int>(scene.shading)] + "\n";
+    out += std::string("background ") + kBackgroundWords[static_cast<int>(scene.background)] + "\n";
     out += "# x y z radius r g b\n";
     for (int i = 0; i < scene.count(); ++i) {
         const Circle& c = scene.circles[i];

@@ -10,33 +10,15 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <numeric>
+#include <utility>
 
 namespace circles {
 
 using pmpp::Rng;
 
 namespace {
-
-enum SceneId {
-    kRgb,
-    kRgby,
-    kRand10k,
-    kRand100k,
-    kRand1M,
-    kBigLittle,
-    kLittleBig,
-    kPattern,
-    kMicro2M,
-    kSnowSingle,
-    kBouncingBalls,
-    kHypnosis,
-    kFireworks,
-    kSnow,
-    kStacks,
-    kPileup,
-    kSceneCount
-};
 
 constexpr float kPi = 3.14159265358979f;
 
@@ -65,10 +47,8 @@ float stratified_depth(Rng& rng, int i, int n) {
     return 1.f - (static_cast<float>(i) + rng.unit_float()) / static_cast<float>(n);
 }
 
-Scene random_circles(const char* name, int n, std::uint64_t seed, float radius_lo, float radius_span,
-                     const Palette& palette) {
+Scene random_circles(int n, std::uint64_t seed, float radius_lo, float radius_span, const Palette& palette) {
     Scene s;
-    s.name = name;
     s.circles.reserve(n);
     s.colors.reserve(n);
     Rng rng(seed);
@@ -84,10 +64,9 @@ Scene random_circles(const char* name, int n, std::uint64_t seed, float radius_l
 }
 
 // 9,000 circles of radius 0.25 and 1,000 of radius 0.05 crowded into a 0.1 x 0.1 square.
-Scene big_and_little(const char* name, bool little_first, std::uint64_t seed) {
+Scene big_and_little(bool little_first, std::uint64_t seed) {
     constexpr int kBig = 9000, kLittle = 1000, n = kBig + kLittle;
     Scene s;
-    s.name = name;
     Rng rng(seed);
     for (int i = 0; i < n; ++i) {
         const bool little = little_first ? i < kLittle : i >= kBig;
@@ -109,7 +88,6 @@ Scene big_and_little(const char* name, bool little_first, std::uint64_t seed) {
 
 Scene pattern(std::uint64_t seed) {
     Scene s;
-    s.name = "pattern";
     Rng rng(seed);
     const float radius = 1.f / 32.f;
     for (int j = 0; j < 16; ++j)  // red, touching one another
@@ -123,10 +101,9 @@ Scene pattern(std::uint64_t seed) {
 // 100,000 flakes, most of them far (small, faint, blue-ish), a few near and large. Frame 0 is
 // snowsingle: the flakes spread over the whole sky. Each later frame they fall by a speed that
 // grows with nearness and sway sideways, wrapping around from the bottom to the top.
-Scene snow(std::uint64_t seed, int frame, const char* name) {
+Scene snow(std::uint64_t seed, int frame) {
     constexpr int n = 100000;
     Scene s;
-    s.name = name;
     s.shading = Shading::Snow;
     s.background = Background::Sky;
     Rng rng(seed);
@@ -159,7 +136,6 @@ Scene bouncing_balls(std::uint64_t seed, int frame) {
     constexpr int n = 10;
     constexpr float r = 0.05f, dt = 1.f / 30.f, gravity = 3.f, restitution = 0.85f;
     Scene s;
-    s.name = "bouncingballs";
     Rng rng(seed);
     float x[n], y[n], vx[n], vy[n], z[n];
     for (int i = 0; i < n; ++i) {
@@ -188,7 +164,6 @@ Scene bouncing_balls(std::uint64_t seed, int frame) {
 Scene hypnosis(std::uint64_t seed, int frame) {
     constexpr int n = 25;
     Scene s;
-    s.name = "hypnosis";
     Rng rng(seed);
     for (int i = 0; i < n; ++i) {
         const float step = std::fmod(static_cast<float>(i) + 0.25f * static_cast<float>(frame), static_cast<float>(n));
@@ -203,7 +178,6 @@ Scene hypnosis(std::uint64_t seed, int frame) {
 Scene fireworks(std::uint64_t seed, int frame) {
     constexpr int bursts = 15, sparks = 20, life = 48;
     Scene s;
-    s.name = "fireworks";
     Rng rng(seed);
     float cx[bursts], cy[bursts];
     for (int b = 0; b < bursts; ++b) {
@@ -233,7 +207,6 @@ Scene stacks(std::uint64_t seed) {
     constexpr int grid = 32, depth = 4, spread_cells = grid * grid / 2;
     const float cell = 1.f / grid;
     Scene s;
-    s.name = "stacks";
     Rng rng(seed);
     std::vector<Circle> circles(grid * grid * depth);
     std::vector<Rgb> colors(circles.size());
@@ -268,7 +241,6 @@ Scene stacks(std::uint64_t seed) {
 Scene pileup(std::uint64_t seed) {
     constexpr int n = 3000;
     Scene s;
-    s.name = "pileup";
     Rng rng(seed);
     int previous = -1;
     for (int i = 0; i < n; ++i) {
@@ -281,34 +253,57 @@ Scene pileup(std::uint64_t seed) {
     return s;
 }
 
+// The circles listed, in order.
+Scene listed(std::initializer_list<std::pair<Circle, Rgb>> circles) {
+    Scene s;
+    for (const auto& [circle, color] : circles) s.add(circle, color);
+    return s;
+}
+
 }  // namespace
 
+// One row per scene: its name, what it is, animated, adversarial, CS149's time on a T4, and how
+// make_scene draws it.
 const std::vector<SceneInfo>& scene_catalog() {
-    static const std::vector<SceneInfo> catalog = [] {
-        std::vector<SceneInfo> c(kSceneCount);
-        c[kRgb] = {"rgb", "3 circles of radius 0.3: red, then green, then blue", false, false, 0.262};
-        c[kRgby] = {"rgby", "4 circles of three sizes; the yellow one, the farthest, is drawn last", false, false, 0};
-        c[kRand10k] = {"rand10k", "10,000 random circles, radius 0.02 to 0.08, far to near", false, false, 3.07};
-        c[kRand100k] = {"rand100k", "100,000 random circles, radius 0.02 to 0.08", false, false, 29.6};
-        c[kRand1M] = {"rand1M", "1,000,000 random circles, radius 0.009 to 0.014", false, false, 230.5};
-        c[kBigLittle] = {"biglittle", "9,000 circles of radius 0.25, then 1,000 of radius 0.05 in one corner", false,
-                         false, 15.2};
-        c[kLittleBig] = {"littlebig", "1,000 circles of radius 0.05 in one corner, then 9,000 of radius 0.25", false,
-                         false, 0};
-        c[kPattern] = {"pattern", "a 16x16 grid of red circles under a 31x31 grid of yellow ones", false, false, 0.404};
-        c[kMicro2M] = {"micro2M", "2,000,000 circles of radius 0.001 (one pixel at 1024)", false, false, 439.9};
-        c[kSnowSingle] = {"snowsingle", "100,000 snowflakes: snow shading on the sky, one frame", false, false, 19.7};
-        c[kBouncingBalls] = {"bouncingballs", "10 balls falling and bouncing", true, false, 0};
-        c[kHypnosis] = {"hypnosis", "25 concentric rings, growing", true, false, 0};
-        c[kFireworks] = {"fireworks", "15 bursts of 20 sparks", true, false, 0};
-        c[kSnow] = {"snow", "snowsingle's 100,000 flakes, falling", true, false, 0};
-        c[kStacks] = {"stacks",
-                      "1,024 stacks of 4 circles in 4 colors, their members far apart or adjacent in the list", false,
-                      true, 0};
-        c[kPileup] = {"pileup", "3,000 large circles over the middle, each a color other than the last's", false, true,
-                      0};
-        return c;
-    }();
+    static const std::vector<SceneInfo> catalog = {
+        {"rgb", "3 circles of radius 0.3: red, then green, then blue", false, false, 0.262,
+         [](std::uint64_t, int) {
+             return listed({{{0.4f, 0.5f, 0.75f, 0.3f}, {1.f, 0.f, 0.f}},
+                            {{0.5f, 0.5f, 0.5f, 0.3f}, {0.f, 1.f, 0.f}},
+                            {{0.6f, 0.5f, 0.25f, 0.3f}, {0.f, 0.f, 1.f}}});
+         }},
+        {"rgby", "4 circles of three sizes; the yellow one, the farthest, is drawn last", false, false, 0,
+         [](std::uint64_t, int) {
+             return listed({{{0.25f, 0.25f, 0.75f, 0.19f}, {1.f, 0.f, 0.f}},
+                            {{0.3f, 0.3f, 0.5f, 0.19f}, {0.f, 1.f, 0.f}},
+                            {{0.5f, 0.5f, 0.25f, 0.25f}, {0.f, 0.f, 1.f}},
+                            {{0.2f, 0.2f, 0.9f, 0.1f}, {1.f, 1.f, 0.f}}});
+         }},
+        {"rand10k", "10,000 random circles, radius 0.02 to 0.08, far to near", false, false, 3.07,
+         [](std::uint64_t seed, int) { return random_circles(10000, seed, 0.02f, 0.06f, kBluish); }},
+        {"rand100k", "100,000 random circles, radius 0.02 to 0.08", false, false, 29.6,
+         [](std::uint64_t seed, int) { return random_circles(100000, seed, 0.02f, 0.06f, kWarm); }},
+        {"rand1M", "1,000,000 random circles, radius 0.009 to 0.014", false, false, 230.5,
+         [](std::uint64_t seed, int) { return random_circles(1000000, seed, 0.009f, 0.005f, kGreenish); }},
+        {"biglittle", "9,000 circles of radius 0.25, then 1,000 of radius 0.05 in one corner", false, false, 15.2,
+         [](std::uint64_t seed, int) { return big_and_little(false, seed); }},
+        {"littlebig", "1,000 circles of radius 0.05 in one corner, then 9,000 of radius 0.25", false, false, 0,
+         [](std::uint64_t seed, int) { return big_and_little(true, seed); }},
+        {"pattern", "a 16x16 grid of red circles under a 31x31 grid of yellow ones", false, false, 0.404,
+         [](std::uint64_t seed, int) { return pattern(seed); }},
+        {"micro2M", "2,000,000 circles of radius 0.001 (one pixel at 1024)", false, false, 439.9,
+         [](std::uint64_t seed, int) { return random_circles(2000000, seed, 0.001f, 0.f, kRusty); }},
+        {"snowsingle", "100,000 snowflakes: snow shading on the sky, one frame", false, false, 19.7,
+         [](std::uint64_t seed, int) { return snow(seed, 0); }},
+        {"bouncingballs", "10 balls falling and bouncing", true, false, 0, bouncing_balls},
+        {"hypnosis", "25 concentric rings, growing", true, false, 0, hypnosis},
+        {"fireworks", "15 bursts of 20 sparks", true, false, 0, fireworks},
+        {"snow", "snowsingle's 100,000 flakes, falling", true, false, 0, snow},
+        {"stacks", "1,024 stacks of 4 circles in 4 colors, their members far apart or adjacent in the list", false,
+         true, 0, [](std::uint64_t seed, int) { return stacks(seed); }},
+        {"pileup", "3,000 large circles over the middle, each a color other than the last's", false, true, 0,
+         [](std::uint64_t seed, int) { return pileup(seed); }},
+    };
     return catalog;
 }
 
@@ -326,40 +321,12 @@ std::string scene_names() {
 }
 
 Scene make_scene(int id, std::uint64_t seed, int frame) {
-    switch (id) {
-        case kRgb: {
-            Scene s;
-            s.name = "rgb";
-            s.add({0.4f, 0.5f, 0.75f, 0.3f}, {1.f, 0.f, 0.f});
-            s.add({0.5f, 0.5f, 0.5f, 0.3f}, {0.f, 1.f, 0.f});
-            s.add({0.6f, 0.5f, 0.25f, 0.3f}, {0.f, 0.f, 1.f});
-            return s;
-        }
-        case kRgby: {
-            Scene s;
-            s.name = "rgby";
-            s.add({0.25f, 0.25f, 0.75f, 0.19f}, {1.f, 0.f, 0.f});
-            s.add({0.3f, 0.3f, 0.5f, 0.19f}, {0.f, 1.f, 0.f});
-            s.add({0.5f, 0.5f, 0.25f, 0.25f}, {0.f, 0.f, 1.f});
-            s.add({0.2f, 0.2f, 0.9f, 0.1f}, {1.f, 1.f, 0.f});
-            return s;
-        }
-        case kRand10k: return random_circles("rand10k", 10000, seed, 0.02f, 0.06f, kBluish);
-        case kRand100k: return random_circles("rand100k", 100000, seed, 0.02f, 0.06f, kWarm);
-        case kRand1M: return random_circles("rand1M", 1000000, seed, 0.009f, 0.005f, kGreenish);
-        case kBigLittle: return big_and_little("biglittle", false, seed);
-        case kLittleBig: return big_and_little("littlebig", true, seed);
-        case kPattern: return pattern(seed);
-        case kMicro2M: return random_circles("micro2M", 2000000, seed, 0.001f, 0.f, kRusty);
-        case kSnowSingle: return snow(seed, 0, "snowsingle");
-        case kBouncingBalls: return bouncing_balls(seed, frame);
-        case kHypnosis: return hypnosis(seed, frame);
-        case kFireworks: return fireworks(seed, frame);
-        case kSnow: return snow(seed, frame, "snow");
-        case kStacks: return stacks(seed);
-        case kPileup: return pileup(seed);
-        default: throw std::out_of_range("make_scene: no scene number " + std::to_string(id));
-    }
+    const auto& catalog = scene_catalog();
+    if (id < 0 || id >= static_cast<int>(catalog.size()))
+        throw std::out_of_range("make_scene: no scene number " + std::to_string(id));
+    Scene s = catalog[id].make(seed, frame);
+    s.name = catalog[id].name;
+    return s;
 }
 
 }  // namespace circles

@@ -38,6 +38,7 @@ struct SceneInfo {
     bool animated = false;
     bool adversarial = false;  // made to catch reordering and races: checked, not benchmarked
     double cs149_t4_ms = 0;  // CS149's reference renderer on an NVIDIA T4 at 1024x1024; 0: none published
+    Scene (*make)(std::uint64_t seed, int frame) = nullptr;  // its circles (make_scene names the scene)
 };
 
 // Every built-in scene, in the order of the benchmark table (the adversarial ones last).

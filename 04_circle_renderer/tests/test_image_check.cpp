@@ -7,6 +7,7 @@
 #include "../harness/render_harness.h"
 #include "../harness/scenes.h"
 #include "../tiles.h"
+#include "render_tests.h"
 
 #include "common/report.h"
 #include "common/testing.h"
@@ -27,12 +28,6 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 std::vector<Rgba> filled(std::size_t n, Rgba v) { return std::vector<Rgba>(n, v); }
 
 Scene named(const char* name, int frame = 0) { return make_scene(find_scene(name), pmpp::testing::test_seed(), frame); }
-
-std::vector<Rgba> cpu(const Scene& s, int width, int height) {
-    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
-    render_cpu(s.view(), width, height, image.data());
-    return image;
-}
 
 // A renderer a student might write, on the CPU, with one deliberate variation.
 struct Variation {
@@ -83,7 +78,7 @@ std::vector<Rgba> emulate(const Scene& s, int width, int height, Variation v) {
 }
 
 pmpp::CheckResult judge(const Scene& s, int width, int height, const std::vector<Rgba>& actual) {
-    return judge_image(s, width, height, cpu(s, width, height), actual);
+    return judge_image(s, width, height, cpu_image(s, width, height), actual);
 }
 
 }  // namespace
@@ -121,10 +116,7 @@ TEST(ImageCheck, RejectsNeverWrittenPixelsEvenWhereAnEdgeWouldExcuseThem) {
     const auto expected = filled(4, {1, 1, 1, 1});
     auto actual = expected;
     actual[3] = {kNaN, kNaN, kNaN, kNaN};
-    PixelFacts facts;
-    facts.coverage.assign(4, 1);
-    facts.near_edge.assign(4, 1);
-    facts.within_a_pixel.assign(4, 1);
+    const PixelFacts facts = facts_of(4, true);
     const ImageDiff d = diff_images(expected.data(), actual.data(), 2, 2);
     EXPECT_EQ(d.never_written, 1u);
     const pmpp::CheckResult r = image_verdict(d, &facts, expected.data(), actual.data());
@@ -138,10 +130,7 @@ TEST(ImageCheck, ExcusesEdgePixelsUpToTheBoundAndNoOthers) {
     const std::size_t n = static_cast<std::size_t>(w) * h, allowed = edge_allowance(n);
     ASSERT_EQ(allowed, n / 1000 + 16);
     const auto expected = filled(n, {1, 1, 1, 1});
-    PixelFacts facts;
-    facts.coverage.assign(n, 1);
-    facts.near_edge.assign(n, 0);
-    facts.within_a_pixel.assign(n, 1);
+    PixelFacts facts = facts_of(n, false);
     for (std::size_t i = 0; i < allowed + 1; ++i) facts.near_edge[i * 7] = 1;
     auto actual = expected;
     for (std::size_t i = 0; i < allowed; ++i) actual[i * 7].r = 0.5f;
@@ -183,10 +172,7 @@ TEST(ImageCheck, TheCountsDecideAsTheVerdictDoes) {
     const int w = 200, h = 100;
     const std::size_t n = static_cast<std::size_t>(w) * h, allowed = edge_allowance(n);
     const auto expected = filled(n, {1, 1, 1, 1});
-    PixelFacts facts;
-    facts.coverage.assign(n, 1);
-    facts.within_a_pixel.assign(n, 1);
-    facts.near_edge.assign(n, 0);
+    PixelFacts facts = facts_of(n, false);
     for (std::size_t i = 0; i < n; i += 3) facts.near_edge[i] = 1;
     struct Damage {
         const char* what;
@@ -320,7 +306,7 @@ TEST(ImageCheck, RejectsYInHeightsOnImagesThatAreNotSquare) {
 
 TEST(ImageCheck, SaysWhenTheLastColumnsWereNeverWritten) {
     const Scene s = named("rgb");
-    auto actual = cpu(s, 40, 30);
+    auto actual = cpu_image(s, 40, 30);
     for (int y = 0; y < 30; ++y)
         for (int x = 32; x < 40; ++x) actual[y * 40 + x] = {kNaN, kNaN, kNaN, kNaN};
     const pmpp::CheckResult r = judge(s, 40, 30, actual);
@@ -336,7 +322,7 @@ TEST(ImageCheck, SaysWhenTheLastColumnsWereNeverWritten) {
 TEST(ImageCheck, SaysWhereTheGridStopsWhenTheLastColumnsAndRowsWereNeverWritten) {
     const Scene s = named("rgb");
     auto unwritten_from = [&](int width, int height, int x_stop, int y_stop) {
-        auto image = cpu(s, width, height);
+        auto image = cpu_image(s, width, height);
         for (int y = 0; y < height; ++y)
             for (int x = 0; x < width; ++x)
                 if (x >= x_stop || y >= y_stop)
@@ -427,7 +413,7 @@ TEST(ImageCheck, AWrongImageThatFitsNoPatternGetsNoHintAndAPatternEveryPixelFits
     without_blue.circles.pop_back();
     without_blue.colors.pop_back();
     for (int w : {256, 257}) {
-        const pmpp::CheckResult r = judge(s, w, w, cpu(without_blue, w, w));
+        const pmpp::CheckResult r = judge(s, w, w, cpu_image(without_blue, w, w));
         ASSERT_FALSE(r.ok) << w;
         EXPECT_EQ(r.hint, "") << w << ": " << r.report();
     }
@@ -437,7 +423,7 @@ TEST(ImageCheck, AWrongImageThatFitsNoPatternGetsNoHintAndAPatternEveryPixelFits
     Scene without_last = dense;
     without_last.circles.pop_back();
     without_last.colors.pop_back();
-    const pmpp::CheckResult r = judge(dense, 256, 256, cpu(without_last, 256, 256));
+    const pmpp::CheckResult r = judge(dense, 256, 256, cpu_image(without_last, 256, 256));
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("under 2 or more circles, as do "), std::string::npos) << r.report();
     EXPECT_NE(r.hint.find("% of all pixels: here that does not tell"), std::string::npos) << r.report();
@@ -445,7 +431,7 @@ TEST(ImageCheck, AWrongImageThatFitsNoPatternGetsNoHintAndAPatternEveryPixelFits
 
 TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
     Scene s = named("fireworks");
-    const auto actual = cpu(s, 128, 128);  // white: the renderer forgot the sky
+    const auto actual = cpu_image(s, 128, 128);  // white: the renderer forgot the sky
     s.background = Background::Sky;
     const pmpp::CheckResult r = judge(s, 128, 128, actual);
     ASSERT_FALSE(r.ok);
@@ -454,11 +440,11 @@ TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
     Scene white = named("snowsingle");
     white.background = Background::White;
     const Scene sky = named("snowsingle");
-    const pmpp::CheckResult snow = judge(sky, 96, 96, cpu(white, 96, 96));
+    const pmpp::CheckResult snow = judge(sky, 96, 96, cpu_image(white, 96, 96));
     ASSERT_FALSE(snow.ok);
     EXPECT_NE(snow.hint.find("the image is the CPU's on a white background"), std::string::npos) << snow.report();
     // Black, not white: no drawing of a classic mistake is the image, but most uncovered pixels differ.
-    auto black = cpu(named("rgb"), 128, 128);
+    auto black = cpu_image(named("rgb"), 128, 128);
     for (auto& p : black)
         if (p.r == 1.f && p.g == 1.f && p.b == 1.f) p = {0.f, 0.f, 0.f, 0.f};
     const pmpp::CheckResult zero = judge(named("rgb"), 128, 128, black);
@@ -467,8 +453,7 @@ TEST(ImageCheck, SaysWhenTheBackgroundIsWrong) {
 }
 
 TEST(ImageCheck, AFailureLeavesPicturesOfTheDifference) {
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("pmpp04_" + std::to_string(pmpp::testing::test_seed()))).string();
+    const std::string dir = temp_path("pmpp04_");
     const Scene s = named("stacks");
     Variation reversed;
     reversed.reverse_order = true;
@@ -476,7 +461,7 @@ TEST(ImageCheck, AFailureLeavesPicturesOfTheDifference) {
     settings.pictures = dir;
     settings.label = "emulated_stacks_64x64";
     settings.format = "ppm";
-    const auto expected = cpu(s, 64, 64);
+    const auto expected = cpu_image(s, 64, 64);
     const pmpp::CheckResult r = judge_image(s, 64, 64, expected, emulate(s, 64, 64, reversed), settings);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find(dir), std::string::npos) << r.report();

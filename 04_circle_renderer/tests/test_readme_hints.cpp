@@ -3,7 +3,7 @@
 // up to width 333 (every scene, every width up to 257, and the 333 x 500 image that is not
 // square); the README must quote exactly the symptoms of the table.
 #include "../harness/render_harness.h"
-#include "suite_problems.h"
+#include "render_tests.h"
 #include "wrong_renderers.h"
 
 #include "common/readme_hints.h"
@@ -47,23 +47,15 @@ const std::vector<HintedMistake>& hinted_mistakes() {
     return table;
 }
 
-pmpp::Options options() {
-    pmpp::Options opts = pmpp::default_options(exercise().extra_options);
-    opts.extra["no-images"] = "1";
-    return opts;
-}
-
-RenderVariant wrong_variant(const RenderCall& render) { return {"wrong", pmpp::ImplKind::Reference, "", {render, ""}}; }
-
 // What `make run` prints about `render` over the case list up to width 333. The suite's seed, as
 // test_render.cu's checks use: the CPU's images are computed once for the whole suite.
 std::string check_output_of(const RenderCall& render) {
-    const pmpp::Options opts = options();
+    const pmpp::Options opts = test_options();
     std::vector<RenderCase> cases;
     for (const RenderCase& c : exercise().cases(opts))
         if (c.n <= 333) cases.push_back(c);
     return pmpp::check_output(exercise(), cases, [&](const RenderCase& c) {
-        return check(wrong_variant(render), suite_problem(c, opts), c, opts);
+        return check(variant_of(render, "wrong"), suite_problem(c, opts), c, opts);
     });
 }
 
@@ -95,9 +87,10 @@ TEST(ReadmeHints, AWrongImageThatFitsNoPatternGetsNoHint) {
     // rgb without its blue circle: the pixels under it are wrong, most of them under 2 or more
     // circles but a fifth under the blue one alone, none on an edge, none in a partial tile, and
     // the image is the same on every run.
-    const pmpp::Options opts = options();
+    const pmpp::Options opts = test_options();
     const RenderCase c = make_case(find_scene("rgb"), 256, kSquare, opts);
-    const pmpp::CheckResult r = check(wrong_variant(wrong::drops_the_last_circle), suite_problem(c, opts), c, opts);
+    const pmpp::CheckResult r =
+        check(variant_of(wrong::drops_the_last_circle, "wrong"), suite_problem(c, opts), c, opts);
     ASSERT_FALSE(r.ok);
     EXPECT_EQ(r.hint, "") << r.report();
 }

@@ -6,7 +6,7 @@
 // and catches a renderer that remembers its answers; the harness end to end.
 #include "../render_3_binned.h"
 #include "../harness/render_harness.h"
-#include "suite_problems.h"
+#include "render_tests.h"
 #include "wrong_renderers.h"
 
 #include "common/cuda_check.h"
@@ -26,34 +26,26 @@ using namespace circles;
 
 namespace {
 
-pmpp::Options options() {
-    pmpp::Options opts = pmpp::default_options(exercise().extra_options);
-    opts.extra["no-images"] = "1";
-    return opts;
-}
-
-RenderVariant test_variant(const RenderCall& fn) { return {"test", pmpp::ImplKind::Reference, "", {fn, ""}}; }
-
 // The suite's seed, not the test's: every test renders the same scenes, so the CPU's images
-// (suite_problems.h) are computed once for the whole suite.
+// (render_tests.h) are computed once for the whole suite.
 pmpp::CheckResult check(const RenderCall& fn, const std::string& scene, int width, Shape shape = kSquare) {
     const int id = find_scene(scene);
     EXPECT_GE(id, 0) << scene;
-    const pmpp::Options opts = options();
+    const pmpp::Options opts = test_options();
     const RenderCase c = make_case(id, width, shape, opts);
-    return circles::check(test_variant(fn), suite_problem(c, opts), c, opts);
+    return circles::check(variant_of(fn, "test"), suite_problem(c, opts), c, opts);
 }
 
 // The benchmark rows of `fn` on `scenes` at width x width, as the harness times an implementation.
 std::vector<pmpp::Measurement> bench(const RenderCall& fn, const std::string& scenes, int width, int warmup = 2,
                                      int repeats = 3, const std::string& frames = "3") {
     pmpp::testing::BenchFixture fixture(pmpp::TimingOptions{warmup, repeats, true});
-    fixture.opts = options();  // fixture.ctx refers to it
+    fixture.opts = test_options();  // fixture.ctx refers to it
     fixture.opts.extra["scene"] = scenes;
     fixture.opts.extra["frames"] = frames;
     fixture.ctx.seed = pmpp::testing::suite_seed();
     RenderBenchProblem p = make_bench_problem(static_cast<std::size_t>(width), fixture.ctx);
-    return circles::bench(test_variant(fn), p, fixture.ctx);
+    return circles::bench(variant_of(fn, "test"), p, fixture.ctx);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -63,7 +55,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // ---- host: options ---------------------------------------------------------------------------------
 
 TEST(RenderOptions, SceneListsRefuseUnknownNamesAndDropRepeats) {
-    pmpp::Options opts = options();
+    pmpp::Options opts = test_options();
     opts.extra["scene"] = "rgb,rand3k";
     try {
         selected_scenes(opts);
@@ -80,7 +72,7 @@ TEST(RenderOptions, SceneListsRefuseUnknownNamesAndDropRepeats) {
 }
 
 TEST(RenderOptions, CasesCoverEveryScenePowerOfTwoEdgesAndShapes) {
-    const auto cases = exercise().cases(options());
+    const auto cases = exercise().cases(test_options());
     std::set<std::size_t> widths;
     std::set<std::pair<int, Shape>> kinds;
     for (const auto& c : cases) widths.insert(c.n), kinds.insert({c.spec.scene, c.spec.shape});
@@ -91,12 +83,17 @@ TEST(RenderOptions, CasesCoverEveryScenePowerOfTwoEdgesAndShapes) {
 
 // ---- device: every reference equals the CPU ----------------------------------------------------------
 
-class RenderReference : public ::testing::TestWithParam<std::string> {};
+class RenderReference : public ::testing::TestWithParam<std::string> {
+protected:
+    // The reference named by the parameter; "solution": the reference answer in the student's slot.
+    RenderCall renderer() const {
+        return GetParam() == "solution" ? RenderCall(render_student) : exercise().variant(GetParam()).fn.render;
+    }
+};
 
 TEST_P(RenderReference, MatchesTheCpuOnEverySceneAt256And1024And1150) {
     PMPP_REQUIRE_GPU();
-    const RenderCall fn =
-        GetParam() == "solution" ? RenderCall(render_student) : exercise().variant(GetParam()).fn.render;
+    const RenderCall fn = renderer();
     for (const auto& info : scene_catalog())
         for (int width : {256, 1024, 1150}) {
             const pmpp::CheckResult r = check(fn, info.name, width);
@@ -108,8 +105,7 @@ TEST_P(RenderReference, MatchesTheCpuOnEverySceneAt256And1024And1150) {
 
 TEST_P(RenderReference, MatchesTheCpuOnSmallAndNonSquareImages) {
     PMPP_REQUIRE_GPU();
-    const RenderCall fn =
-        GetParam() == "solution" ? RenderCall(render_student) : exercise().variant(GetParam()).fn.render;
+    const RenderCall fn = renderer();
     for (const char* scene : {"rgb", "pattern", "rand10k", "micro2M", "snowsingle", "fireworks", "stacks", "pileup"}) {
         for (int width : {1, 2, 15, 17, 33, 257}) {
             const pmpp::CheckResult r = check(fn, scene, width);
@@ -275,10 +271,7 @@ TEST(RenderBenchCheck, CountsOnTheDeviceWhatTheHostRuleCounts) {
     const int width = 67, height = 31;  // not a multiple of anything
     const std::size_t pixels = static_cast<std::size_t>(width) * height;
     std::vector<Rgba> expected(pixels), actual(pixels);
-    PixelFacts facts;
-    facts.coverage.assign(pixels, 1);
-    facts.within_a_pixel.assign(pixels, 1);
-    facts.near_edge.assign(pixels, 0);
+    PixelFacts facts = facts_of(pixels, false);
     pmpp::Rng rng(pmpp::testing::test_seed());
     for (std::size_t i = 0; i < pixels; ++i) {
         Rgba e{rng.unit_float(), rng.unit_float(), rng.unit_float(), 1.f};
@@ -408,18 +401,12 @@ TEST(RenderHarness, BenchmarksEverySceneWithEveryTimedFrameChecked) {
 
 TEST(RenderHarness, RendersASceneFileAndPicturesIt) {
     PMPP_REQUIRE_GPU();
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("pmpp04_file_" + std::to_string(pmpp::testing::test_seed())))
-            .string();
+    const std::string dir = temp_path("pmpp04_file_");
     std::filesystem::create_directories(dir);
     Scene s = make_scene(find_scene("rgby"), 1);
     s.name = "mine";
     const std::string path = dir + "/mine.scene";
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    const std::string text = format_scene(s);
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
+    ASSERT_TRUE(write_text_file(path, format_scene(s))) << path;
     const char* argv[] = {"render",    "--impl", "binned",   "--scene-file", path.c_str(),     "--size", "300",
                           "--repeats", "1",      "--images", dir.c_str(),    "--image-format", "ppm"};
     pmpp::Json results;
@@ -452,10 +439,7 @@ TEST(RenderHarness, RefusesAMalformedSceneFileWithAUsageError) {
     pmpp::Json results;
 
     const std::string path = (std::filesystem::temp_directory_path() / "pmpp04_bad.scene").string();
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs("circles 1\n0.5 0.5 0 0.1 1 0 0\n0.5 0.5 0 0.1 1 0\n", f);
-    std::fclose(f);
+    ASSERT_TRUE(write_text_file(path, "circles 1\n0.5 0.5 0 0.1 1 0 0\n0.5 0.5 0 0.1 1 0\n")) << path;
     const char* malformed[] = {"render", "--check", "--scene-file", path.c_str()};
     EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 4, const_cast<char**>(malformed), results), pmpp::kExitUsage);
     EXPECT_NE(results.at("error").as_string().find("line 3"), std::string::npos) << results.dump();
@@ -482,7 +466,7 @@ TEST(RenderMemory, HostEstimateFollowsTheScenesAndTheFramesOfTheAnimatedOnes) {
     const pmpp::ExerciseDef def = exercise().erase();
     constexpr double MiB = 1048576.0;
     auto host = [&](const std::string& scenes, const std::string& frames) {
-        pmpp::Options opts = options();
+        pmpp::Options opts = test_options();
         opts.extra["scene"] = scenes;
         opts.extra["frames"] = frames;
         return def.host_bytes(1024, opts);
@@ -506,7 +490,7 @@ TEST(RenderMemory, EstimatesBoundThePeaksOfTheBenchmarkOfEverySceneAt1024) {
     PMPP_REQUIRE_GPU();
     // The exercise's options at their defaults (every scene, 3 frames), but without pictures: no
     // 22 PNG files written into build/images by a test (the next test writes them elsewhere).
-    expect_memory_estimates_with(options(), 1024);
+    expect_memory_estimates_with(test_options(), 1024);
 }
 
 // `make run`'s options (every scene, 3 frames, pictures), the pictures in a directory of their
@@ -516,9 +500,7 @@ TEST(RenderMemory, EstimatesBoundThePeaksOfTheBenchmarkOfEverySceneAt1024) {
 TEST(RenderMemory, EstimatesBoundThePeaksOfTheDefaultRunWithItsPicturesAt1024) {
     PMPP_REQUIRE_GPU();
     pmpp::Options opts = pmpp::default_options(exercise().extra_options);
-    const std::string dir =
-        (std::filesystem::temp_directory_path() / ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed())))
-            .string();
+    const std::string dir = temp_path("pmpp04_memory_");
     opts.extra["images"] = dir;
     expect_memory_estimates_with(opts, 1024, {"student", "cpu"});
     EXPECT_TRUE(std::filesystem::exists(dir)) << "no pictures written: the test measured a run without them";
@@ -533,17 +515,11 @@ TEST(RenderMemory, EstimatesBoundThePeaksOfTheDefaultRunWithItsPicturesAt1024) {
 // solution's may not, and 8 of them are 5% of the peak, so they are the slack.
 TEST(RenderMemory, EstimatesBoundThePeaksOfEightFramesOfTheAnimatedScenesAndASceneFileAt1024) {
     PMPP_REQUIRE_GPU();
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("pmpp04_memory_" + std::to_string(pmpp::testing::test_seed()) + ".scene"))
-                                 .string();
+    const std::string path = temp_path("pmpp04_memory_", ".scene");
     Scene s = make_scene(find_scene("rand10k"), pmpp::testing::test_seed());
     s.name = "file10k";
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    const std::string text = format_scene(s);
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-    pmpp::Options opts = options();
+    ASSERT_TRUE(write_text_file(path, format_scene(s))) << path;
+    pmpp::Options opts = test_options();
     opts.extra["scene"] = "snow,hypnosis";
     opts.extra["frames"] = "8";
     opts.extra["scene-file"] = path;

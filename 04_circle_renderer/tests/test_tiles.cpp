@@ -5,6 +5,7 @@
 #include "../harness/render_harness.h"
 #include "../harness/scenes.h"
 #include "../tiles.h"
+#include "render_tests.h"
 
 #include "common/rng.h"
 #include "common/testing.h"
@@ -20,12 +21,6 @@
 using namespace circles;
 
 namespace {
-
-std::vector<Rgba> cpu(const Scene& s, int width, int height) {
-    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
-    render_cpu(s.view(), width, height, image.data());
-    return image;
-}
 
 bool same_image(const std::vector<Rgba>& a, const std::vector<Rgba>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Rgba)) == 0;
@@ -239,10 +234,10 @@ TEST(Tiles, TiledRendererEmulatedOnTheCpuGivesTheCpusImage) {
         for (int w : {17, 97, 256}) {
             const Scene s = make_scene(find_scene(name), pmpp::testing::test_seed(), 2);
             const int h = w == 97 ? 61 : w;
-            EXPECT_TRUE(same_image(emulate_tiled(s, w, h), cpu(s, w, h))) << name << " " << w << "x" << h;
+            EXPECT_TRUE(same_image(emulate_tiled(s, w, h), cpu_image(s, w, h))) << name << " " << w << "x" << h;
         }
     const Scene odd = awkward_circles(pmpp::testing::test_seed(), 77);
-    EXPECT_TRUE(same_image(emulate_tiled(odd, 77, 50), cpu(odd, 77, 50))) << "awkward circles";
+    EXPECT_TRUE(same_image(emulate_tiled(odd, 77, 50), cpu_image(odd, 77, 50))) << "awkward circles";
 }
 
 TEST(Tiles, BinnedRendererEmulatedOnTheCpuGivesTheCpusImage) {
@@ -251,17 +246,19 @@ TEST(Tiles, BinnedRendererEmulatedOnTheCpuGivesTheCpusImage) {
             for (int w : {33, 161}) {
                 Scene s = make_scene(find_scene(name), pmpp::testing::test_seed(), 0);
                 const int h = w == 161 ? 100 : w;
-                EXPECT_TRUE(same_image(emulate_binned(s, w, h, tile), cpu(s, w, h)))
+                EXPECT_TRUE(same_image(emulate_binned(s, w, h, tile), cpu_image(s, w, h)))
                     << name << " " << w << "x" << h << ", tile " << tile;
             }
     const Scene odd = awkward_circles(pmpp::testing::test_seed(), 77);
-    for (int tile : {8, 16, 32}) EXPECT_TRUE(same_image(emulate_binned(odd, 77, 50, tile), cpu(odd, 77, 50))) << tile;
+    for (int tile : {8, 16, 32})
+        EXPECT_TRUE(same_image(emulate_binned(odd, 77, 50, tile), cpu_image(odd, 77, 50))) << tile;
 }
 
 TEST(Tiles, AnUnstableBinOrderIsCaughtByTheAdversarialScenes) {
     for (const char* name : {"stacks", "pileup"}) {
         const Scene s = make_scene(find_scene(name), pmpp::testing::test_seed(), 0);
-        const pmpp::CheckResult r = judge_image(s, 128, 128, cpu(s, 128, 128), emulate_binned(s, 128, 128, 16, true));
+        const pmpp::CheckResult r =
+            judge_image(s, 128, 128, cpu_image(s, 128, 128), emulate_binned(s, 128, 128, 16, true));
         ASSERT_FALSE(r.ok) << name;
         EXPECT_NE(r.hint.find("out of order"), std::string::npos) << r.report();
     }

@@ -4,12 +4,11 @@
 #include "mandelbrot_harness.h"
 
 #include "common/cuda_check.h"
-#include "common/device_buffer.h"
+#include "common/fp32_peak.cuh"
+#include "common/picture_folder.h"
 #include "common/report.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <iostream>
 
 namespace mandelbrot {
 
@@ -20,16 +19,24 @@ namespace {
 // Flops one iteration of z = z^2 + c with its escape test counts (README and NOTES.md).
 constexpr double kFlopsPerIteration = 8;
 
-double fp32_peak_flops(const DeviceSummary& device) {
-    // FP32 lanes per SM: 64 on sm_75 and sm_80, 128 on sm_86 and every later architecture.
-    const int cc = device.compute_major * 10 + device.compute_minor;
-    const int lanes = cc == 75 || cc == 80 || cc < 75 ? 64 : 128;
-    return static_cast<double>(device.sm_count) * lanes * 2.0 * device.sm_clock_mhz * 1e6;
-}
+// One benchmark view at the problem's width: the preset, the view and its precision, its pinned
+// reference (made on first use) and the section of the table its rows go to.
+struct BenchView {
+    const Preset& preset;
+    View view;
+    Precision precision;
+    const BenchReference& ref;
+    std::string section;
+};
 
-std::string section_of(const View& v, Precision p) {
-    return format("view %s %dx%d, max_iter %d, %s", v.name.c_str(), v.image_width, v.image_height, v.max_iter,
-                  to_string(p));
+BenchView bench_view(MandelbrotBench& p, const std::string& name) {
+    const Preset* preset = find_preset(name);
+    if (preset == nullptr) throw std::logic_error("mandelbrot: no view named " + name);
+    const View v = at_width(*preset, static_cast<int>(p.n));
+    const Precision prec = preset->bench_precision;
+    return {*preset, v, prec, p.reference(v, prec),
+            format("view %s %dx%d, max_iter %d, %s", v.name.c_str(), v.image_width, v.image_height, v.max_iter,
+                   to_string(prec))};
 }
 
 // The iterations of rows 0, stride, 2 stride, ...
@@ -58,32 +65,6 @@ CheckResult compare_rows(const std::uint32_t* expected, const std::uint32_t* act
     return all;
 }
 
-// The FP32 FMA throughput this GPU reaches on independent chains: the practical ceiling.
-__global__ void fma_chains(float* sink, int steps) {
-    float a[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) a[k] = static_cast<float>(threadIdx.x + k) * 1e-3f;
-    for (int i = 0; i < steps; ++i)
-#pragma unroll
-        for (int k = 0; k < 8; ++k) a[k] = __fmaf_rn(a[k], 0.999f, 1e-3f);
-    float s = 0;
-#pragma unroll
-    for (int k = 0; k < 8; ++k) s += a[k];
-    if (s == 12345.0f) *sink = s;  // never true; keeps the chains alive
-}
-
-double measured_fma_flops(const BenchContext& ctx) {
-    DeviceBuffer<float> sink(1);
-    const int blocks = ctx.device.sm_count * 8, threads = 256, steps = 4096;
-    TimingOptions t = ctx.timing;
-    t.repeats = 10;
-    const Stats s = time_device(t, nullptr, [&] {
-        fma_chains<<<blocks, threads>>>(sink.data(), steps);
-        PMPP_CHECK_LAUNCH();
-    });
-    return 2.0 * 8 * steps * static_cast<double>(blocks) * threads / (s.median * 1e-3);
-}
-
 // Runs a profiled twin into `activity` and returns what it counted.
 template <class Run>
 WarpActivity counted(Run run) {
@@ -98,14 +79,12 @@ WarpActivity counted(Run run) {
 
 // The CPU's row of one view: every run checked on the rows it computes (the sample), scaled to
 // the image, and the GPU's speedups over it (the seed kernel's and the fastest, if they ran).
-Measurement bench_cpu(const MandelbrotFn& fn, MandelbrotBench& p, const std::string& name, BenchContext& ctx) {
-    const Preset& preset = *find_preset(name);
-    const View v = at_width(preset, static_cast<int>(p.n));
-    const Precision prec = preset.bench_precision;
-    const BenchReference& ref = p.reference(v, prec);
+Measurement bench_cpu(const MandelbrotFn& fn, MandelbrotBench& p, const BenchView& b, BenchContext& ctx) {
+    const View& v = b.view;
+    const BenchReference& ref = b.ref;
     const std::size_t pixels = static_cast<std::size_t>(v.image_width) * v.image_height;
     Measurement m;
-    m.section = section_of(v, prec);
+    m.section = b.section;
     m.bytes = 4.0 * static_cast<double>(pixels);
     m.items = ref.iterations;
     const int stride = sample_stride(ref, v.image_height, fn.threaded ? 1e9 : 1e8);
@@ -127,7 +106,7 @@ Measurement bench_cpu(const MandelbrotFn& fn, MandelbrotBench& p, const std::str
     m.ms = time_host(
         t,
         [&] {
-            fn.cpu(v, prec, out.data(), RowSample{0, stride});
+            fn.cpu(v, b.precision, out.data(), RowSample{0, stride});
         },
         [&] {
             check_last_run();
@@ -155,16 +134,39 @@ Measurement bench_cpu(const MandelbrotFn& fn, MandelbrotBench& p, const std::str
     return m;
 }
 
-// A device variant's row of one view: bench_render's, with its rate, its warp efficiency (the
+// bench_render's row (below) of a view already looked up.
+Measurement time_render(const MandelbrotFn& fn, const BenchView& b, BenchContext& ctx) {
+    const View& v = b.view;
+    const CheckMode mode = mode_for(fn.pinned, &b.preset, b.precision, v.image_width);
+    Measurement m;
+    m.section = b.section;
+    m.bytes = 4.0 * static_cast<double>(b.ref.counts.size());
+    m.items = b.ref.iterations;
+    GuardedBuffer<std::uint32_t> counts = guarded_image(v);
+    DeviceBuffer<std::uint32_t> expected;  // the pinned kernel's counts, uploaded once, untimed
+    expected.upload(b.ref.counts);
+    TimedCall call;
+    call.prepare = [&] { counts.poison(); };
+    call.run = [&] { fn.render(v, b.precision, counts.data()); };
+    call.verify = [&]() -> CheckResult {
+        const CheckResult guards = check_image_guards(counts, v.image_width, v.image_height);
+        if (!guards.ok) return guards;
+        return compare_counts_on_device(expected.data(), counts.data(), v.image_width, v.image_height, v.max_iter,
+                                        mode);
+    };
+    m.record(time_checked(ctx.timing, &ctx.flusher, call));
+    return m;
+}
+
+// A device variant's row of one view: time_render's, with its rate, its warp efficiency (the
 // kernels with a profiled twin) and what its check was.
 Measurement bench_gpu(const MandelbrotFn& fn, bool student, const std::string& variant, MandelbrotBench& p,
-                      const std::string& name, BenchContext& ctx) {
-    const Preset& preset = *find_preset(name);
-    const View v = at_width(preset, static_cast<int>(p.n));
-    const Precision prec = preset.bench_precision;
-    const BenchReference& ref = p.reference(v, prec);
-    Measurement m = bench_render(fn, p, name, ctx);
-    const CheckMode mode = mode_for(fn.pinned, &preset, prec, v.image_width);
+                      const BenchView& b, BenchContext& ctx) {
+    const View& v = b.view;
+    const Precision prec = b.precision;
+    const BenchReference& ref = b.ref;
+    Measurement m = time_render(fn, b, ctx);
+    const CheckMode mode = mode_for(fn.pinned, &b.preset, prec, v.image_width);
     // The pinned kernel is the benchmark's reference: equal to its own counts of the view, and
     // those proven against the CPU on a sample of rows.
     if (m.correct && fn.pinned) m.record_check(ref.verified);
@@ -195,36 +197,15 @@ Measurement bench_gpu(const MandelbrotFn& fn, bool student, const std::string& v
                          to_string(prec), to_string(mode));
     if (fn.seed && !p.peak_noted) {
         p.peak_noted = true;
-        m.note += format(
-            "\n    FP32 peak %.1f TFLOP/s (%d SMs x %d lanes x 2 flops x %d MHz); an FMA chain measures "
-            "%.1f TFLOP/s here",
-            peak * 1e-12, ctx.device.sm_count,
-            static_cast<int>(peak / (ctx.device.sm_count * 2.0 * ctx.device.sm_clock_mhz * 1e6) + 0.5),
-            ctx.device.sm_clock_mhz, measured_fma_flops(ctx) * 1e-12);
+        m.note += "\n    " + fp32_peak_note(ctx.device, ctx.timing);
     }
     return m;
-}
-
-// The folder of --images, made if need be, and the pictures' extension.
-struct PictureFolder {
-    std::string dir, ext;
-    explicit PictureFolder(const Options& opts) : dir(opts.get("images")), ext(png_supported() ? ".png" : ".ppm") {
-        std::filesystem::create_directories(dir);
-    }
-};
-
-void list_written(const std::string& heading, const std::vector<std::string>& written) {
-    std::cout << "\n" << heading << ": ";
-    for (std::size_t i = 0; i < written.size(); ++i) std::cout << (i ? ", " : "") << written[i];
-    std::cout << "\n";
 }
 
 // Writes the pictures of the selected views: smooth-colored counts, the seed kernel's per-warp
 // cost and efficiency, and for a double view the float rendering beside it.
 void write_images(const Options& opts, const std::vector<std::string>& views, Palette palette) {
-    const PictureFolder folder(opts);
-    const std::string &dir = folder.dir, &ext = folder.ext;
-    std::vector<std::string> written;
+    PictureFolder folder(opts.get("images"));
     for (const std::string& name : views) {
         const Preset& preset = *find_preset(name);
         const View v = at_width(preset, kImageWidth);
@@ -238,13 +219,11 @@ void write_images(const Options& opts, const std::vector<std::string>& views, Pa
             PMPP_CUDA_CHECK(cudaDeviceSynchronize());
             const std::vector<std::uint32_t> c = counts.to_host();
             const std::vector<float> m = magnitude2.to_host();
-            const std::string file = dir + "/" + name + (p == preset.bench_precision ? "" : "_float") + ext;
-            write_image(file, color_smooth(c.data(), m.data(), v.image_width, v.image_height, v.max_iter, palette));
-            written.push_back(file);
-            if (p == preset.bench_precision) {  // the counts alone, beside which the student's are drawn
-                written.push_back(dir + "/" + name + "_counts" + ext);
-                write_image(written.back(), color_bands(c.data(), v.image_width, v.image_height, v.max_iter, palette));
-            }
+            folder.write(name + (p == preset.bench_precision ? "" : "_float"),
+                         color_smooth(c.data(), m.data(), v.image_width, v.image_height, v.max_iter, palette));
+            if (p == preset.bench_precision)  // the counts alone, beside which the student's are drawn
+                folder.write(name + "_counts",
+                             color_bands(c.data(), v.image_width, v.image_height, v.max_iter, palette));
         }
         DeviceBuffer<WarpActivity> activity(1);  // (the totals are the benchmark's note)
         PMPP_CUDA_CHECK(cudaMemset(activity.data(), 0, sizeof(WarpActivity)));
@@ -253,20 +232,17 @@ void write_images(const Options& opts, const std::vector<std::string>& views, Pa
         PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<std::uint32_t> t = trips.to_host();
         const std::vector<float> e = efficiency.to_host();
-        written.push_back(dir + "/" + name + "_warp_cost" + ext);
-        write_image(written.back(), color_warp_cost(t.data(), v.image_width, v.image_height, v.max_iter));
-        written.push_back(dir + "/" + name + "_warp_efficiency" + ext);
-        write_image(written.back(), color_warp_efficiency(e.data(), v.image_width, v.image_height));
+        folder.write(name + "_warp_cost", color_warp_cost(t.data(), v.image_width, v.image_height, v.max_iter));
+        folder.write(name + "_warp_efficiency", color_warp_efficiency(e.data(), v.image_width, v.image_height));
     }
-    list_written(format("images (%d pixels wide, palette %s)", kImageWidth, to_string(palette)), written);
+    folder.print_written(format("images (%d pixels wide, palette %s)", kImageWidth, to_string(palette)));
 }
 
 // The student's counts of every view, drawn as <view>_counts is (student_<view>_counts), so the
 // two pictures can be put side by side (the grader's HTML report does).
 void write_student_images(const Render& student, const Options& opts, const std::vector<std::string>& views,
                           Palette palette) {
-    const PictureFolder folder(opts);
-    std::vector<std::string> written;
+    PictureFolder folder(opts.get("images"));
     for (const std::string& name : views) {
         const Preset& preset = *find_preset(name);
         const View v = at_width(preset, kImageWidth);
@@ -277,10 +253,10 @@ void write_student_images(const Render& student, const Options& opts, const std:
         student(v, preset.bench_precision, counts.data());
         PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<std::uint32_t> c = counts.to_host();
-        written.push_back(folder.dir + "/student_" + name + "_counts" + folder.ext);
-        write_image(written.back(), color_bands(c.data(), v.image_width, v.image_height, v.max_iter, palette));
+        folder.write("student_" + name + "_counts",
+                     color_bands(c.data(), v.image_width, v.image_height, v.max_iter, palette));
     }
-    list_written("your images", written);
+    folder.print_written("your images");
 }
 
 }  // namespace
@@ -318,18 +294,17 @@ const BenchReference& MandelbrotBench::reference(const View& v, Precision p) {
     return ref;
 }
 
-MandelbrotBench make_bench(std::size_t n, const Options& opts) {
+MandelbrotBench make_bench(std::size_t n, BenchContext& ctx) {
+    const Options& opts = ctx.opts;
     MandelbrotBench p;
     p.n = n;
     p.views = selected_views(opts, false);
     // Options that hold no exercise options (a bench called directly, as
     // pmpp::testing::expect_memory_estimates does with a default pmpp::Options): every view, and
     // no pictures.
-    const std::string palette_name = opts.extra.count("palette") ? opts.get("palette") : "ocean";
-    Palette palette;
-    if (!parse_palette(palette_name, palette))
-        throw UsageError("option --palette: unknown palette '" + palette_name + "' (ocean, fire, gray, seed)");
     if (opts.extra.count("no-images") != 0 && !opts.flag("no-images")) {
+        Palette palette = Palette::Ocean;  // --palette: one of the four names, the parser refused any other
+        if (opts.extra.count("palette")) parse_palette(opts.get("palette"), palette);
         p.pictures = palette;
         write_images(opts, p.views, palette);
     }
@@ -337,38 +312,17 @@ MandelbrotBench make_bench(std::size_t n, const Options& opts) {
 }
 
 Measurement bench_render(const MandelbrotFn& fn, MandelbrotBench& p, const std::string& view_name, BenchContext& ctx) {
-    const Preset* preset = find_preset(view_name);
-    if (preset == nullptr) throw std::logic_error("mandelbrot: no view named " + view_name);
-    const View v = at_width(*preset, static_cast<int>(p.n));
-    const Precision prec = preset->bench_precision;
-    const BenchReference& ref = p.reference(v, prec);
-    const CheckMode mode = mode_for(fn.pinned, preset, prec, v.image_width);
-    Measurement m;
-    m.section = section_of(v, prec);
-    m.bytes = 4.0 * static_cast<double>(ref.counts.size());
-    m.items = ref.iterations;
-    GuardedBuffer<std::uint32_t> counts = guarded_image(v);
-    DeviceBuffer<std::uint32_t> expected;  // the pinned kernel's counts, uploaded once, untimed
-    expected.upload(ref.counts);
-    TimedCall call;
-    call.prepare = [&] { counts.poison(); };
-    call.run = [&] { fn.render(v, prec, counts.data()); };
-    call.verify = [&]() -> CheckResult {
-        const CheckResult guards = check_image_guards(counts, v.image_width, v.image_height);
-        if (!guards.ok) return guards;
-        return compare_counts_on_device(expected.data(), counts.data(), v.image_width, v.image_height, v.max_iter,
-                                        mode);
-    };
-    m.record(time_checked(ctx.timing, &ctx.flusher, call));
-    return m;
+    return time_render(fn, bench_view(p, view_name), ctx);
 }
 
-std::vector<Measurement> bench(const MandelbrotRow& v, MandelbrotBench& p, BenchContext& ctx) {
+std::vector<Measurement> bench(const MandelbrotRow& v, MandelbrotBench& p, std::size_t, BenchContext& ctx) {
     const bool student = v.kind == ImplKind::Student;
     if (p.pictures && student) write_student_images(v.fn.render, ctx.opts, p.views, *p.pictures);
     std::vector<Measurement> rows;
-    for (const std::string& name : p.views)
-        rows.push_back(v.fn.render ? bench_gpu(v.fn, student, v.name, p, name, ctx) : bench_cpu(v.fn, p, name, ctx));
+    for (const std::string& name : p.views) {
+        const BenchView b = bench_view(p, name);
+        rows.push_back(v.fn.render ? bench_gpu(v.fn, student, v.name, p, b, ctx) : bench_cpu(v.fn, p, b, ctx));
+    }
     return rows;
 }
 

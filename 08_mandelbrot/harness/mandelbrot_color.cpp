@@ -6,47 +6,28 @@
 
 namespace mandelbrot {
 
+using pmpp::ColorStop;
+using pmpp::gradient;
+using pmpp::paint;
+
 namespace {
 
-struct Stop {
-    double at;
-    double r, g, b;  // 0..255
-};
-
 // Piecewise-linear gradients; a cyclic one ends where it starts.
-const std::vector<Stop>& stops(Palette p) {
-    static const std::vector<Stop> ocean = {{0.0, 0, 7, 100},      {0.16, 32, 107, 203}, {0.42, 237, 255, 255},
-                                            {0.6425, 255, 170, 0}, {0.8575, 0, 2, 0},    {1.0, 0, 7, 100}};
-    static const std::vector<Stop> fire = {
+const std::vector<ColorStop>& stops(Palette p) {
+    static const std::vector<ColorStop> ocean = {{0.0, 0, 7, 100},      {0.16, 32, 107, 203}, {0.42, 237, 255, 255},
+                                                 {0.6425, 255, 170, 0}, {0.8575, 0, 2, 0},    {1.0, 0, 7, 100}};
+    static const std::vector<ColorStop> fire = {
         {0.0, 0, 0, 0}, {0.3, 160, 20, 0}, {0.55, 240, 110, 0}, {0.8, 255, 220, 40}, {1.0, 255, 255, 255}};
-    static const std::vector<Stop> gray = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
+    static const std::vector<ColorStop> gray = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
     if (p == Palette::Ocean) return ocean;
     if (p == Palette::Fire) return fire;
     return gray;  // (the seed's palette is a formula, not a gradient)
 }
 
 // Red for a warp whose lanes mostly waited, green for one whose lanes all worked.
-const std::vector<Stop>& efficiency_stops() {
-    static const std::vector<Stop> traffic = {{0.0, 200, 30, 30}, {0.5, 240, 210, 40}, {1.0, 40, 180, 60}};
+const std::vector<ColorStop>& efficiency_stops() {
+    static const std::vector<ColorStop> traffic = {{0.0, 200, 30, 30}, {0.5, 240, 210, 40}, {1.0, 40, 180, 60}};
     return traffic;
-}
-
-Rgb gradient(const std::vector<Stop>& s, double t) {
-    t = std::clamp(t, 0.0, 1.0);
-    std::size_t i = 1;
-    while (i + 1 < s.size() && s[i].at < t) ++i;
-    const Stop& a = s[i - 1];
-    const Stop& b = s[i];
-    const double u = b.at > a.at ? (t - a.at) / (b.at - a.at) : 0.0;
-    auto mix = [u](double x, double y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * u)); };
-    return {mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b)};
-}
-
-void put(pmpp::Image& img, int x, int y, const Rgb& c) {
-    std::uint8_t* p = img.at(x, y);
-    p[0] = c[0];
-    p[1] = c[1];
-    p[2] = c[2];
 }
 
 constexpr Rgb kBlack = {0, 0, 0};
@@ -54,13 +35,8 @@ constexpr Rgb kBlack = {0, 0, 0};
 }  // namespace
 
 const char* to_string(Palette p) {
-    switch (p) {
-        case Palette::Ocean: return "ocean";
-        case Palette::Fire: return "fire";
-        case Palette::Gray: return "gray";
-        case Palette::Seed: return "seed";
-    }
-    return "?";
+    static const char* const names[] = {"ocean", "fire", "gray", "seed"};
+    return names[static_cast<int>(p)];
 }
 
 const std::vector<Palette>& all_palettes() {
@@ -95,58 +71,34 @@ double smooth_value(std::uint32_t count, float magnitude2, int max_iter) {
 }
 
 pmpp::Image color_bands(const std::uint32_t* counts, int width, int height, int max_iter, Palette p) {
-    pmpp::Image img(width, height, 3);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const std::uint32_t k = counts[static_cast<std::size_t>(y) * width + x];
-            if (p == Palette::Seed) {
-                put(img, x, y, palette_color(p, max_iter > 0 ? static_cast<double>(k) / max_iter : 0.0));
-            } else if (static_cast<int>(k) >= max_iter) {
-                put(img, x, y, kBlack);
-            } else {
-                put(img, x, y, palette_color(p, std::sqrt(static_cast<double>(k)) / 6.0));
-            }
-        }
-    return img;
+    return paint(width, height, [&](std::size_t i) {
+        const std::uint32_t k = counts[i];
+        if (p == Palette::Seed) return palette_color(p, max_iter > 0 ? static_cast<double>(k) / max_iter : 0.0);
+        if (static_cast<int>(k) >= max_iter) return kBlack;
+        return palette_color(p, std::sqrt(static_cast<double>(k)) / 6.0);
+    });
 }
 
 pmpp::Image color_smooth(const std::uint32_t* counts, const float* magnitude2, int width, int height, int max_iter,
                          Palette p) {
-    pmpp::Image img(width, height, 3);
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const std::size_t i = static_cast<std::size_t>(y) * width + x;
-            const double nu = smooth_value(counts[i], magnitude2[i], max_iter);
-            if (nu < 0) {
-                put(img, x, y, kBlack);
-            } else if (p == Palette::Seed) {
-                put(img, x, y, palette_color(p, nu / max_iter));
-            } else {
-                // sqrt: a few color cycles whether the counts span 1..200 or 300..3000.
-                put(img, x, y, palette_color(p, std::sqrt(std::max(nu, 0.0)) / 6.0));
-            }
-        }
-    return img;
+    return paint(width, height, [&](std::size_t i) {
+        const double nu = smooth_value(counts[i], magnitude2[i], max_iter);
+        if (nu < 0) return kBlack;
+        if (p == Palette::Seed) return palette_color(p, nu / max_iter);
+        // sqrt: a few color cycles whether the counts span 1..200 or 300..3000.
+        return palette_color(p, std::sqrt(std::max(nu, 0.0)) / 6.0);
+    });
 }
 
 pmpp::Image color_warp_cost(const std::uint32_t* warp_trips, int width, int height, int max_iter) {
-    pmpp::Image img(width, height, 3);
     const double top = std::log1p(static_cast<double>(std::max(max_iter, 1)));
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const double trips = warp_trips[static_cast<std::size_t>(y) * width + x];
-            put(img, x, y, palette_color(Palette::Fire, std::log1p(trips) / top));
-        }
-    return img;
+    return paint(width, height, [&](std::size_t i) {
+        return palette_color(Palette::Fire, std::log1p(static_cast<double>(warp_trips[i])) / top);
+    });
 }
 
 pmpp::Image color_warp_efficiency(const float* efficiency, int width, int height) {
-    pmpp::Image img(width, height, 3);
-    const std::vector<Stop>& traffic = efficiency_stops();
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x)
-            put(img, x, y, gradient(traffic, efficiency[static_cast<std::size_t>(y) * width + x]));
-    return img;
+    return paint(width, height, [&](std::size_t i) { return gradient(efficiency_stops(), efficiency[i]); });
 }
 
 }  // namespace mandelbrot

@@ -8,9 +8,9 @@
 //    did useful work (mandelbrot_seed_profiled).
 #pragma once
 
+#include "common/colormap.h"
 #include "common/image.h"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@ const char* to_string(Palette p);
 bool parse_palette(const std::string& text, Palette& out);
 const std::vector<Palette>& all_palettes();
 
-using Rgb = std::array<std::uint8_t, 3>;
+using pmpp::Rgb;
 
 // The palette's color at t in [0, 1]; the cyclic ones wrap (t and t + 1 are the same color).
 Rgb palette_color(Palette p, double t);

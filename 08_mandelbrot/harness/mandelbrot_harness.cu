@@ -2,12 +2,12 @@
 // check renders, the memory one width needs, and the table the runner runs.
 #include "mandelbrot_harness.h"
 
-#include "common/cuda_check.h"
+#include "common/image_guards.h"
+#include "common/list_option.h"
 #include "common/report.h"
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace mandelbrot {
 
@@ -30,11 +30,7 @@ constexpr int kRandomViewsPerShape = 3;
 
 // The CPU's count of the point c itself: a 1x1 view of width 0 has its one pixel's center at c.
 std::uint32_t count_at(double re, double im, int max_iter) {
-    View v;
-    v.center_re = re;
-    v.center_im = im;
-    v.image_width = v.image_height = 1;
-    v.max_iter = max_iter;
+    const View v{"", re, im, 0.0, 1, 1, max_iter};
     std::uint32_t count = 0;
     mandelbrot_cpu(v, Precision::Double, &count);
     return count;
@@ -48,12 +44,12 @@ View random_view(std::uint64_t seed, Shape shape) {
     Rng rng(seed);
     View v;
     v.name = "random";
+    std::uint32_t k;
     do {
         v.center_re = -2.0 + 2.5 * rng.unit_double();
         v.center_im = -1.2 + 2.4 * rng.unit_double();
-        const std::uint32_t k = count_at(v.center_re, v.center_im, 256);
-        if (k >= 24 && k < 256) break;
-    } while (true);
+        k = count_at(v.center_re, v.center_im, 256);
+    } while (k < 24 || k >= 256);
     v.width = std::exp(std::log(1e-4) + (std::log(0.5) - std::log(1e-4)) * rng.unit_double());
     v.max_iter = 64 + static_cast<int>(rng.below(537));
     v.image_width = shape.width;
@@ -70,10 +66,7 @@ Shape image_shape(const MandelbrotCase& c) {
 
 MandelbrotCase make_case(std::size_t n, const Preset* preset, Precision p, std::optional<Shape> shape,
                          int random_index = 0) {
-    MandelbrotCase c;
-    c.n = n;
-    c.spec = {preset, random_index, shape, p};
-    return c;
+    return {n, Distribution::Uniform, {preset, random_index, shape, p}};
 }
 
 std::vector<MandelbrotCase> mandelbrot_cases(const Options& opts) {
@@ -132,16 +125,14 @@ ViewsAtWidth views_at_width(std::size_t n) {
     return w;
 }
 
-double mandelbrot_device_bytes(std::size_t n) {
+double mandelbrot_device_bytes(std::size_t n, const Options&) {
     const ViewsAtWidth w = views_at_width(n);
     const ViewsAtWidth pictured = views_at_width(kImageWidth);
     // The largest view's moment, the seed kernel's profiling after its row: warp trips, warp
     // efficiency and the profiled twin's counts, 12 bytes per pixel. (Its row before it holds the
     // image and the pinned counts, 8 bytes per pixel, and the image's guard zones, 16 rows each
     // side; the problem's reference, the pinned counts downloaded, 4.)
-    const std::size_t guard =
-        std::max(guard_bytes<std::uint32_t>(), (kGuardRows * n * sizeof(std::uint32_t) + 255) / 256 * 256);
-    const double guards = 2.0 * static_cast<double>(guard);
+    const double guards = 2.0 * kCountBytes * static_cast<double>(guard_zone_elements<std::uint32_t>(kGuardRows * n));
     const double one_view = std::max(3 * kCountBytes * w.largest, 2 * kCountBytes * w.largest + guards);
     // `make run`'s pictures, before the first view: counts, trips, |z|^2 and efficiency of the
     // largest view at 960 pixels wide, 16 bytes per pixel (freed before the views of size n).
@@ -157,7 +148,7 @@ double mandelbrot_device_bytes(std::size_t n) {
     return std::max(one_view, pictures) + tile_lists + small;  // 12 bytes per pixel of the largest view
 }
 
-double mandelbrot_host_bytes(std::size_t n) {
+double mandelbrot_host_bytes(std::size_t n, const Options&) {
     const ViewsAtWidth w = views_at_width(n);
     const ViewsAtWidth pictured = views_at_width(kImageWidth);
     // The problem's references (every view of the size): the pinned kernel's counts, 4 bytes
@@ -184,56 +175,23 @@ std::vector<std::string> view_names() {
 
 const std::vector<Shape>& check_shapes() { return kShapes; }
 
-// --view: a comma-separated list of preset names (and "random" for the check), or "all".
 std::vector<std::string> selected_views(const Options& opts, bool with_random) {
-    const std::string text = opts.extra.count("view") ? opts.get("view") : "all";
     std::vector<std::string> names;
-    if (text == "all") {
-        for (const auto& p : presets()) names.push_back(p.view.name);
-        if (with_random) names.push_back("random");
-        return names;
-    }
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (item == "random") {
-            if (with_random) names.push_back(item);
-            continue;
-        }
-        if (find_preset(item) == nullptr) {
-            std::string known;
-            for (const auto& p : presets()) known += (known.empty() ? "" : ", ") + p.view.name;
-            throw UsageError("option --view: unknown view '" + item + "' (views: " + known + ", random, all)");
-        }
-        names.push_back(item);
-    }
+    for (const std::string& name : list_option(opts, "view", view_names()))
+        if (with_random || name != "random") names.push_back(name);
     return names;
 }
 
 CaseView case_view(const MandelbrotCase& c, std::uint64_t seed) {
     const Shape sh = image_shape(c);
-    CaseView cv;
-    cv.precision = c.spec.precision;
-    cv.preset = c.spec.preset;
-    if (cv.preset == nullptr) {
-        cv.view = random_view(derive_seed(seed, 0x5EED), sh);
-        return cv;
-    }
-    cv.view = cv.preset->view;
-    cv.view.image_width = sh.width;
-    cv.view.image_height = sh.height;
-    return cv;
+    if (c.spec.preset == nullptr) return {random_view(derive_seed(seed, 0x5EED), sh), c.spec.precision, nullptr};
+    View v = c.spec.preset->view;
+    v.image_width = sh.width;
+    v.image_height = sh.height;
+    return {v, c.spec.precision, c.spec.preset};
 }
 
 namespace {
-
-CheckResult check(const MandelbrotFn& fn, const MandelbrotProblem& p) {
-    const CaseView& cv = p.what;
-    const CheckMode mode = mode_for(fn.pinned, cv.preset, cv.precision, cv.view.image_width);
-    CheckResult r = check_render(fn.render, cv.view, cv.precision, mode, p.expected);
-    if (!r.ok && cv.preset == nullptr) r.message = view_words(cv.view, cv.precision) + ": " + r.message;
-    return r;
-}
 
 MandelbrotExercise make_exercise() {
     MandelbrotExercise ex;
@@ -305,17 +263,19 @@ MandelbrotExercise make_exercise() {
         p.expected = reference_counts(p.what.view, p.what.precision);
         return p;
     };
-    ex.check = [](const MandelbrotExercise::Row& v, const MandelbrotProblem& p, const MandelbrotCase&, const Options&) {
-        return check(v.fn, p);
+    ex.check = [](const MandelbrotRow& v, const MandelbrotProblem& p, const MandelbrotCase&, const Options&) {
+        const CaseView& cv = p.what;
+        const CheckMode mode = mode_for(v.fn.pinned, cv.preset, cv.precision, cv.view.image_width);
+        CheckResult r = check_render(v.fn.render, cv.view, cv.precision, mode, p.expected);
+        if (!r.ok && cv.preset == nullptr) r.message = view_words(cv.view, cv.precision) + ": " + r.message;
+        return r;
     };
-    ex.make_bench_problem = [](std::size_t n, BenchContext& ctx) { return make_bench(n, ctx.opts); };
-    ex.bench = [](const MandelbrotExercise::Row& v, MandelbrotBench& p, std::size_t, BenchContext& ctx) {
-        return bench(v, p, ctx);
-    };
+    ex.make_bench_problem = make_bench;
+    ex.bench = bench;
     // The benchmark at width n, counted above: 12 bytes per pixel of an n x n image on the device,
     // 20.1 on the host (at 3840: 179 MiB and 298 MiB).
-    ex.device_bytes = [](std::size_t n, const Options&) { return mandelbrot_device_bytes(n); };
-    ex.host_bytes = [](std::size_t n, const Options&) { return mandelbrot_host_bytes(n); };
+    ex.device_bytes = mandelbrot_device_bytes;
+    ex.host_bytes = mandelbrot_host_bytes;
     return ex;
 }
 

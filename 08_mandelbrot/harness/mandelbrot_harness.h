@@ -6,11 +6,9 @@
 #include "mandelbrot.h"
 #include "mandelbrot_color.h"
 
-#include "common/check.h"
 #include "common/device_buffer.h"
 #include "common/exercise.h"
 
-#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -25,7 +23,8 @@ constexpr std::uint32_t kPoison = 0xFFFFFFFFu;  // every pixel before a run: "ne
 // Any device implementation, as the check and the benchmark call it.
 using Render = std::function<void(const View&, Precision, std::uint32_t*)>;
 
-// How an output is compared with the CPU reference (README, "How the check decides").
+// ---- The check (mandelbrot_check.cu) -----------------------------------------------------------
+//
 // Before any mode, the check (check_render, and the benchmark after every run) requires nothing
 // written outside the image (check_image_guards); then every mode requires every pixel written,
 // with a count in [0, max_iter].
@@ -36,14 +35,10 @@ enum class CheckMode {
     Completeness,  // nothing more: float on the deep zoom, where it cannot tell pixels apart
 };
 const char* to_string(CheckMode mode);
-
-// At most this fraction of the pixels, plus a slack for tiny images, may differ. Measured
-// (NOTES.md): FMA against pinned arithmetic changes at most 1.1% of a preset's pixels and 0.83%
-// of a random view's where the check is Tolerant (every one of them at the boundary), and at
-// most 14% where it is Loose.
-constexpr double kTolerantFraction = 0.05;
-constexpr double kLooseFraction = 0.25;
-constexpr std::size_t kDifferingSlack = 2;
+// Exact for the pinned kernel; Tolerant in double; in float, what the preset allows at the
+// image's width (Preset::float_tolerant_width, float_resolves). A random view: preset nullptr.
+CheckMode mode_for(bool pinned_arithmetic, const Preset* preset, Precision precision, int image_width);
+// How many of `pixels` may differ from the reference under `mode`.
 std::size_t allowed_differences(std::size_t pixels, CheckMode mode);
 
 // A pixel is away from the boundary when it is at least kBoundaryRadius pixels from the image's
@@ -53,41 +48,31 @@ std::size_t allowed_differences(std::size_t pixels, CheckMode mode);
 // deep zoom: there a 1-ulp change of c moves 1% of the counts, and an H200 run found a pixel
 // whose 8 neighbours agreed but whose FMA count differed (NOTES.md).
 constexpr int kBoundaryRadius = 2;
-bool away_from_boundary(const std::uint32_t* reference, int width, int height, int x, int y);
+PMPP_HD_EXTERN bool away_from_boundary(const std::uint32_t* reference, int width, int height, int x, int y);
 
 pmpp::CheckResult compare_counts(const std::uint32_t* expected, const std::uint32_t* actual, int width, int height,
                                  int max_iter, CheckMode mode);
-
-// compare_counts of two device images (the benchmark's check of every run, without copying the
-// image back): the same rule, from the same per-pixel code compiled for the GPU. Only a failure
-// downloads both, and its report is compare_counts' own.
+// The same rule on two device images, from the same per-pixel code compiled for the GPU (the
+// benchmark's check of every run): only a failure downloads both, for compare_counts' report.
 pmpp::CheckResult compare_counts_on_device(const std::uint32_t* expected, const std::uint32_t* actual, int width,
                                            int height, int max_iter, CheckMode mode);
 
-// The image's guard zones (GuardedBuffer), named as mandelbrot.h names the array: "wrote 1
-// element past the end of counts (index N; it has N elements)", with a hint that places the
-// farthest stray write on each side as a pixel of the rows continued past the image's ends.
-pmpp::CheckResult check_image_guards(const pmpp::GuardedBuffer<std::uint32_t>& counts, int width, int height);
-
-// Rows of guard zone before and after an image: a 2-D grid rounded up to blocks of 16 rows
-// with no bounds test writes up to 15 rows past the end; those writes must land in the zone.
+// The image of a view between guard zones (GuardedBuffer, named "counts" as mandelbrot.h names
+// the array) of kGuardRows rows each, at least 1024 elements: a 2-D grid rounded up to blocks of
+// 16 rows with no bounds test writes up to 15 rows past the end, into the zone.
 constexpr std::size_t kGuardRows = 16;
-// The image of a view between its guard zones (kGuardRows rows each side, at least 1024 elements).
 pmpp::GuardedBuffer<std::uint32_t> guarded_image(const View& v);
-
-// Exact for the pinned kernel; Tolerant in double; in float, what the preset allows at the
-// image's width (Preset::float_tolerant_width, float_resolves). A random view: preset nullptr.
-CheckMode mode_for(bool pinned_arithmetic, const Preset* preset, Precision precision, int image_width);
+// GuardedBuffer's verdict on the zones, with a hint that places the farthest stray write on each
+// side as a pixel of the rows continued past the image's ends.
+pmpp::CheckResult check_image_guards(const pmpp::GuardedBuffer<std::uint32_t>& counts, int width, int height);
 
 // The CPU reference counts of a view (on every core).
 std::vector<std::uint32_t> reference_counts(const View& view, Precision precision);
 
-// Runs `render` into an image filled with 0xFF between guard zones (a GuardedBuffer named
-// "counts"), checks the guards, then compares with `expected` (the CPU's counts of the view,
-// computed here when not given).
+// Runs `render` into a poisoned guarded_image, checks the guards, then compares with `expected`
+// (the CPU's counts of the view).
 pmpp::CheckResult check_render(const Render& render, const View& view, Precision precision, CheckMode mode,
                                const std::vector<std::uint32_t>& expected);
-pmpp::CheckResult check_render(const Render& render, const View& view, Precision precision, CheckMode mode);
 
 // ---- The exercise (mandelbrot_harness.cu, mandelbrot_bench.cu) ------------------------------
 
@@ -106,20 +91,18 @@ struct MandelbrotSpec {
 };
 using MandelbrotCase = pmpp::CaseOf<MandelbrotSpec>;
 
-// The profiled twin of a kernel, for its benchmark row's warp efficiency: renders into `counts`.
-using WarpProfile = WarpActivity (*)(const View&, Precision, std::uint32_t* counts);
-using CpuRender = void (*)(const View&, Precision, std::uint32_t*, RowSample);
-
 // One variant as the check and the benchmark call it, and what its benchmark row notes.
 struct MandelbrotFn {
     Render render;  // a device variant; empty for the CPU's rows
     bool every_iteration = false;  // executes every iteration step: its rate is a share of the FP32 peak
-    WarpProfile profile = nullptr;
+    // The profiled twin of the kernel, for its row's warp efficiency: renders into `counts`.
+    WarpActivity (*profile)(const View&, Precision, std::uint32_t* counts) = nullptr;
     bool pinned = false;  // the CPU's arithmetic: held to it exactly; the benchmark's reference
     bool seed = false;  // the seed's kernel: the CPU rows' speedup and the FP32 peak's note
-    CpuRender cpu = nullptr;  // the CPU's rows (timed on a sample of rows)
+    void (*cpu)(const View&, Precision, std::uint32_t*, RowSample) = nullptr;  // the CPU's rows (on a sample of rows)
     bool threaded = false;  // ...on every core
 };
+using MandelbrotRow = pmpp::Variant<MandelbrotFn>;
 
 // A check case's view (a random one drawn from the case's seed), and one case's problem: the
 // view and the CPU's counts of it, made once for every variant.
@@ -156,22 +139,21 @@ struct MandelbrotBench {
     bool peak_noted = false;  // the first seed row of the width notes the FP32 peak
     const BenchReference& reference(const View& v, Precision p);
 };
-MandelbrotBench make_bench(std::size_t n, const pmpp::Options& opts);
+MandelbrotBench make_bench(std::size_t n, pmpp::BenchContext& ctx);
 
 // --view: the preset names it lists (and "random" for the check), or all of them.
 std::vector<std::string> selected_views(const pmpp::Options& opts, bool with_random);
 
-// Times one device variant on one benchmark view (a preset's name) at the problem's width, as
-// the benchmark times every one of them: before every warm-up and timed run the image is
-// poisoned and its guards re-armed; after every run, untimed, the guards are checked and the
-// counts compared on the device with the pinned kernel's, under mode_for's rule (Exact for the
-// pinned kernel itself). The first wrong run makes the row wrong and its message names the run.
-// Returns the row with its time and check (no rate notes). The tests hand it wrong kernels.
+// Times one device variant on one benchmark view (a preset's name) at the problem's width:
+// before every warm-up and timed run the image is poisoned and its guards re-armed; after every
+// run, untimed, the guards are checked and the counts compared on the device with the pinned
+// kernel's, under mode_for's rule. The first wrong run makes the row wrong and its message names
+// the run. Returns the row with its time and check (no rate notes). The tests hand it wrong kernels.
 pmpp::Measurement bench_render(const MandelbrotFn& fn, MandelbrotBench& p, const std::string& view_name,
                                pmpp::BenchContext& ctx);
 // One variant's rows: one per view (and the student's pictures, when they are written).
-using MandelbrotRow = pmpp::Variant<MandelbrotFn>;
-std::vector<pmpp::Measurement> bench(const MandelbrotRow& v, MandelbrotBench& p, pmpp::BenchContext& ctx);
+std::vector<pmpp::Measurement> bench(const MandelbrotRow& v, MandelbrotBench& p, std::size_t n,
+                                     pmpp::BenchContext& ctx);
 
 // The profiled twins: the seed's (per-pixel buffers of its own) and the refill kernel's.
 WarpActivity profile_seed(const View& v, Precision p, std::uint32_t* counts);

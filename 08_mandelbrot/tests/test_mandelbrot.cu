@@ -101,12 +101,17 @@ CheckResult check_case(const Render& render, const MandelbrotCase& c, std::uint6
     return exercise().check_case(MandelbrotRow{"wrong", pmpp::ImplKind::Student, "", {render}}, c, seed);
 }
 
+// check_render against the CPU's counts of the view.
+CheckResult check_render(const Render& render, const View& v, Precision p, CheckMode mode) {
+    return mandelbrot::check_render(render, v, p, mode, reference_counts(v, p));
+}
+
 // The benchmark's row of a kernel on one view at width n, from a problem of its own.
 pmpp::Measurement bench_view(const Render& render, bool pinned, const std::string& view, std::size_t n,
                              pmpp::BenchContext& ctx) {
     MandelbrotFn fn{render};
     fn.pinned = pinned;
-    MandelbrotBench problem = make_bench(n, ctx.opts);
+    MandelbrotBench problem = make_bench(n, ctx);
     return bench_render(fn, problem, view, ctx);
 }
 
@@ -756,8 +761,9 @@ TEST(DeviceCheck, GivesTheHostChecksVerdictOnCraftedImagesInEveryMode) {
         for (std::size_t i = 0; i < differing; ++i) a[i * 3] += 10;
         expect_same_verdict("checkerboard, " + std::to_string(differing) + " differ", board, a, cw, ch, 100, seen);
     }
-    // An HD image of bands, larger than the device check's grid (4096 blocks of 256 threads):
-    // the differences lie past its first stride, one at a band's edge, one inside a band.
+    // An HD image of bands, larger than the device check's grid (common/device_tally.cuh: at most
+    // 8 blocks of 256 threads per SM, 270K threads on an H200): the differences lie past its first
+    // stride, one at a band's edge, one inside a band.
     const int bw = 1920, bh = 1080;
     std::vector<std::uint32_t> bands(static_cast<std::size_t>(bw) * bh);
     for (int y = 0; y < bh; ++y)

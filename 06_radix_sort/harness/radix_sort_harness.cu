@@ -1,6 +1,6 @@
-// radix_sort_harness.cu: exercise 06's table of variants and the memory one size holds; the
-// cases are in radix_sort_cases.cu, the check in radix_sort_check.cu, the benchmark in
-// radix_sort_bench.cu.
+// radix_sort_harness.cu: exercise 06's cases and their labels, what the benchmark sorts, the
+// memory one size holds and the table of variants. The inputs and the judge are in
+// radix_sort_judge.cu, the check and the benchmark on the device in radix_sort_runs.cu.
 #include "radix_sort_harness.h"
 
 #include "common/device_buffer.h"
@@ -13,12 +13,174 @@ namespace radix_sort {
 
 using namespace pmpp;
 
+// ---- Names and labels -----------------------------------------------------------------------------
+
+const char* to_string(KeyType type) {
+    static const char* const names[] = {"u32", "i32", "f32", "u64"};
+    return names[static_cast<int>(type)];
+}
+
+namespace {
+
+// Each input kind's name and the runner's nearest distribution (for its patterns over the
+// cases), in InputKind's order.
+struct InputKindRow {
+    const char* name;
+    Distribution nearest;
+};
+constexpr InputKindRow kInputKindRows[kInputKinds] = {
+    {"uniform", Distribution::Uniform},
+    {"all-equal", Distribution::AllEqual},
+    {"sorted", Distribution::Sorted},
+    {"reversed", Distribution::Reversed},
+    {"2-distinct", Distribution::FewDistinct},
+    {"16-distinct", Distribution::FewDistinct},
+    {"only-top-byte-differs", Distribution::Uniform},
+    {"only-bottom-byte-differs", Distribution::Uniform},
+    {"special-values", Distribution::Uniform},
+};
+
+int key_bits_of(KeyType type) { return type == KeyType::U64 ? 64 : 32; }
+
+BitSpan bit_span(BitRange range, int w) {
+    switch (range) {
+        case BitRange::Full: return {0, w};
+        case BitRange::Low16: return {0, 16};
+        case BitRange::Odd: return {4, w / 2 + 5};
+        case BitRange::TopHalf: return {w / 2, w};
+        case BitRange::Empty: return {8, 8};
+        case BitRange::AllButTopByte: return {0, w - 8};
+        case BitRange::AllButBottomByte: return {8, w};
+    }
+    return {0, w};
+}
+
+// The words of a case's label after its size: "u32 keys+values uniform bits 4:21".
+std::string describe(const CaseSpec& spec) {
+    std::string words =
+        std::string(to_string(spec.type)) + (spec.pairs ? " keys+values " : " keys ") + to_string(spec.kind);
+    if (spec.bits != BitRange::Full) words += " " + describe(bit_span(spec.bits, key_bits_of(spec.type)));
+    return words;
+}
+
+}  // namespace
+
+const char* to_string(InputKind kind) { return kInputKindRows[static_cast<int>(kind)].name; }
+
+SortCase make_case(const CaseSpec& spec, std::size_t n) {
+    SortCase c;
+    c.n = n;
+    c.dist = kInputKindRows[static_cast<int>(spec.kind)].nearest;
+    c.spec = spec;
+    return c;
+}
+
+namespace {
+
+// ---- The case list (the same whatever the options) -----------------------------------------------
+
+constexpr std::size_t p2(int k) { return std::size_t{1} << k; }
+
+std::vector<SortCase> radix_sort_cases() {
+    std::vector<SortCase> cases;
+    auto add = [&cases](const CaseSpec& spec, const std::vector<std::size_t>& sizes) {
+        for (std::size_t n : sizes) cases.push_back(make_case(spec, n));
+    };
+    auto tile_edges = [](const CaseSpec& spec) {  // onesweep's tiles: one key short, one over, two tiles and one
+        const std::size_t t = onesweep_tile_keys(spec.type == KeyType::U64 ? 8 : 4, spec.pairs);
+        return std::vector<std::size_t>{t - 1, t, t + 1, 2 * t + 1};
+    };
+    const InputKind kOtherKinds[] = {InputKind::AllEqual,       InputKind::Sorted,          InputKind::Reversed,
+                                     InputKind::TwoDistinct,    InputKind::SixteenDistinct, InputKind::TopByteOnly,
+                                     InputKind::BottomByteOnly, InputKind::Specials};
+
+    // u32 keys: every power-of-two edge (2^11: a tile of variant 4), onesweep's tile edges,
+    // 2^20+5 and 2^26+3; every other input kind at three sizes.
+    const CaseSpec u32_keys{KeyType::U32, false, InputKind::Uniform, BitRange::Full};
+    std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 11, 12, 13, 16, 20});
+    for (std::size_t n : tile_edges(u32_keys)) sizes.push_back(n);
+    sizes.push_back(p2(20) + 5);
+    sizes.push_back(p2(26) + 3);
+    add(u32_keys, sizes);
+    for (InputKind kind : kOtherKinds) add({KeyType::U32, false, kind, BitRange::Full}, {1000, p2(13) + 1, p2(20) + 5});
+
+    // Every other key type, keys alone and with values.
+    for (KeyType type : kKeyTypes)
+        for (bool pairs : {false, true}) {
+            if (type == KeyType::U32 && !pairs) continue;
+            const CaseSpec spec{type, pairs, InputKind::Uniform, BitRange::Full};
+            std::vector<std::size_t> s = {0,    1,    2,    31,         33,         255,       257,
+                                          2047, 2049, 4097, p2(16) + 1, p2(20) - 1, p2(20) + 5};
+            for (std::size_t n : tile_edges(spec)) s.push_back(n);
+            // 2^26+3 for each key type alone, and for values with the narrow and the wide key.
+            if (!pairs || type == KeyType::U32 || type == KeyType::U64) s.push_back(p2(26) + 3);
+            add(spec, s);
+            for (InputKind kind : kOtherKinds) add({type, pairs, kind, BitRange::Full}, {p2(13) + 1, p2(16) + 3});
+            if (type == KeyType::I32 || type == KeyType::F32)
+                add({type, pairs, InputKind::Specials, BitRange::Full}, {1, 2, 33, 1000});
+        }
+
+    // Bit ranges, for every key type, keys alone and with values. The last two: the keys are
+    // equal within the range, so the output must be the input, in order.
+    for (KeyType type : kKeyTypes)
+        for (bool pairs : {false, true}) {
+            for (BitRange bits : {BitRange::Low16, BitRange::Odd, BitRange::TopHalf, BitRange::Empty})
+                add({type, pairs, InputKind::Uniform, bits}, {1000, p2(16) + 1});
+            add({type, pairs, InputKind::TopByteOnly, BitRange::AllButTopByte}, {p2(13) + 1});
+            add({type, pairs, InputKind::BottomByteOnly, BitRange::AllButBottomByte}, {p2(13) + 1});
+        }
+    return cases;
+}
+
+// ---- What the benchmark sorts ------------------------------------------------------------------------
+
+// --type's keys alone, with values, or both, one sort after the other (--pairs); by --bits
+// unless `with_bits` is false (the bits are then the whole key).
+struct BenchChoice {
+    KeyType type = KeyType::U32;
+    bool keys = true;
+    bool pairs = true;
+    BitSpan bits;
+};
+
+BenchChoice bench_choice(const Options& opts, bool with_bits = true) {
+    BenchChoice c;
+    if (!parse_named(opts.get("type"), kKeyTypes, c.type))
+        throw UsageError("option --type: '" + opts.get("type") + "'");
+    const std::string& pairs = opts.get("pairs");
+    c.keys = pairs != "yes";
+    c.pairs = pairs != "no";
+    const int w = key_bits_of(c.type);
+    c.bits = {0, w};
+    const std::string& bits = opts.get("bits");
+    if (with_bits && bits != "all") {
+        const auto colon = bits.find(':');
+        c.bits = {std::stoi(bits.substr(0, colon)), std::stoi(bits.substr(colon + 1))};
+        if (c.bits.end > w)
+            throw UsageError("option --bits " + bits + ": " + to_string(c.type) + " keys have " + std::to_string(w) +
+                             " bits");
+    }
+    return c;
+}
+
+// The same inputs and right answers for every variant at one size: uniform keys from ctx.seed.
+BenchProblem make_bench_problem(std::size_t n, BenchContext& ctx) {
+    const BenchChoice choice = bench_choice(ctx.opts);
+    return with_type<KeyTypes>(choice.type, [&](auto tag) -> BenchProblem {
+        using Key = typename decltype(tag)::type;
+        SortProblems<Key> sorts;
+        for (bool pairs : {false, true})
+            if (pairs ? choice.pairs : choice.keys)
+                sorts.push_back(make_sort_problem<Key>(n, InputKind::Uniform, pairs, choice.bits, ctx.seed));
+        return sorts;
+    });
+}
+
 // ---- Memory: what the check and the benchmark of one size hold at once --------------------------
-// Both follow the options. The benchmark sorts --type's keys alone, with values, or both, one
-// sort after the other (--pairs no, yes, both; --bits changes nothing that is held), every
-// implementation in turn with its own workspace. The check sorts what its cases of n keys ask,
-// whatever the options: every key type, keys alone and with values, at the sizes of its list
-// (2^26+3 the largest), or every kind at --size N.
+// Both follow the options. The check sorts what its cases of n keys ask, whatever the options
+// (every key type, keys alone and with values, up to 2^26+3 keys), or every kind at --size N.
+// The benchmark sorts --type's keys alone, with values, or both, one sort after the other (--bits
+// changes nothing that is held), every implementation in turn with its own workspace.
 //
 // Per key at a power of two n, K the key's bytes (4: u32, i32, f32; 8: u64), in the test build,
 // where the largest workspace is the reference answer's (the one-bit sort on 02's Blelloch scan:
@@ -30,8 +192,6 @@ using namespace pmpp;
 // 4614 and 4864. In a student's build the student's workspace replaces the reference answer's
 // (the starter asks for none: the largest is then the one-bit sort's on 02's single-pass scan,
 // 8 bytes a key less).
-
-namespace {
 
 // One kind of sort as far as memory goes: the key type, and values or not.
 using SortKind = std::pair<KeyType, bool>;
@@ -62,88 +222,65 @@ double largest_workspace(std::size_t n, bool pairs) {
     return static_cast<double>(most);
 }
 
-// One sort's arrays on the device (DeviceSort), what the check of one case holds (check_sort).
+// One sort on the device (DeviceSort): the input, the outputs between guard zones (values_out
+// has its zones even for keys alone) and the largest workspace between its own; the benchmark
+// adds the expected output and the original input, which every run is compared with.
 template <class Key>
-double sort_device_bytes(std::size_t n, bool pairs) {
-    const double N = static_cast<double>(n);
-    const double keys_in = committed_device_bytes(sizeof(Key) * N);  // the input's keys
-    const double values_in = pairs ? committed_device_bytes(sizeof(Value) * N) : 0;  // and values
-    // The outputs between guard zones (values_out has its zones even for keys alone), and the
-    // largest workspace between its own.
-    const double keys_out = committed_device_bytes(sizeof(Key) * N + 2.0 * guard_bytes<Key>());
-    const double values_out = committed_device_bytes((pairs ? sizeof(Value) * N : 0) + 2.0 * guard_bytes<Value>());
-    const double workspace =
-        committed_device_bytes(largest_workspace<Key>(n, pairs) + 2.0 * guard_bytes<unsigned char>());
-    return keys_in + values_in + keys_out + values_out + workspace;
+double device_bytes_of(std::size_t n, bool pairs, bool benchmark) {
+    const double keys = sizeof(Key) * static_cast<double>(n);
+    const double values = pairs ? sizeof(Value) * static_cast<double>(n) : 0;
+    const double sort = committed_device_bytes(keys) + committed_device_bytes(values) +
+                        committed_device_bytes(keys + 2.0 * guard_bytes<Key>()) +
+                        committed_device_bytes(values + 2.0 * guard_bytes<Value>()) +
+                        committed_device_bytes(largest_workspace<Key>(n, pairs) + 2.0 * guard_bytes<unsigned char>());
+    return sort + (benchmark ? 2 * committed_device_bytes(keys) + 2 * committed_device_bytes(values) : 0);
 }
 
-// The benchmark of one sort (bench_sort): the same arrays, and the expected output and the
-// original input on the device, which every run's output and input are compared with.
-template <class Key>
-double bench_device_bytes(std::size_t n, bool pairs) {
-    const double N = static_cast<double>(n);
-    const double keys = committed_device_bytes(sizeof(Key) * N);
-    const double values = pairs ? committed_device_bytes(sizeof(Value) * N) : 0;
-    const double compared_with = 2 * keys + 2 * values;  // expected and original keys (and values)
-    return sort_device_bytes<Key>(n, pairs) + compared_with;
-}
-
-// The check of one case of n keys on the host: its problem, the input and the CPU's answer, held
-// while every variant is checked; beside them, while the answer is made, radix_sort_cpu's own
-// arrays (the ordered bits and the values, and their next pass), or in check_sort the device's
-// output brought back and the input read back to see it unchanged: 4 arrays of keys (and values).
+// On the host, P bytes a key (and its value, for pairs). The check of a case: its input and the
+// CPU's answer, and beside them, while the answer is made, radix_sort_cpu's own arrays (the
+// ordered bits and the values, and their next pass) or, in check_sort, the output brought back
+// and the input read back: 4P a key.
 template <class Key>
 double check_host_bytes(std::size_t n, bool pairs) {
     const double P = sizeof(Key) + (pairs ? sizeof(Value) : 0);
     return 4 * P * static_cast<double>(n);
 }
 
-// The benchmark on the host (K bytes a key, P = K + 4 a pair), at its peak, the cpu row's last
-// sort: the size's problem, each sort's input and its CPU-sorted answer (2K for keys alone, 2P
-// with values, both with --pairs both); beside them the cpu row's output and radix_sort_cpu's own
-// arrays (the ordered bits and the values, and their next pass), of its last sort (pairs when
-// asked): 3P (or 3K). Each sort of the problem is made while the earlier one is held: input,
-// answer and radix_sort_cpu's arrays, 4P (or 4K): less. (A wrong output brought back for the
-// report is not counted.)
+// The benchmark on the host, at its peak the cpu row's last sort: each sort's input and answer
+// (2K a key alone, 2P with values), and beside them the cpu row's output and radix_sort_cpu's own
+// arrays of its last sort: 3P (or 3K). (Each sort is made while the earlier one is held, 4P at
+// most: less. A wrong output brought back for the report is not counted.)
 template <class Key>
-double bench_host_bytes(std::size_t n, bool keys, bool pairs) {
+double bench_host_bytes(std::size_t n, const BenchChoice& c) {
     const double N = static_cast<double>(n), K = sizeof(Key), P = sizeof(Key) + sizeof(Value);
-    const double sorts = (keys ? 2 * K * N : 0) + (pairs ? 2 * P * N : 0);
-    const double last_sort = 3 * (pairs ? P : K) * N;
+    const double sorts = (c.keys ? 2 * K * N : 0) + (c.pairs ? 2 * P * N : 0);
+    const double last_sort = 3 * (c.pairs ? P : K) * N;
     return sorts + last_sort;
 }
 
-// The larger of the check's (where it sorts n keys: check(tag, pairs) for each kind) and the
-// benchmark's (wherever it runs, fits() is asked at every size the run benchmarks: bench(tag,
-// choice)); 0 with --check alone at a size it does not check.
-template <class Check, class Bench>
-double most_held(std::size_t n, const Options& opts, Check check, Bench bench) {
+enum class Memory { Device, Host };
+
+// The larger of the check's (where it sorts n keys, each kind) and the benchmark's (wherever it
+// runs, fits() is asked at every size the run benchmarks; on the device one sort at a time, keys
+// alone and then pairs); 0 with --check alone at a size it does not check.
+double most_held(Memory memory, std::size_t n, const Options& opts) {
     double most = 0;
-    for (const SortKind& kind : kinds_checked_at(n, opts))
-        most = std::max(most, with_type<KeyTypes>(kind.first, [&](auto tag) { return check(tag, kind.second); }));
+    for (const auto& [type, pairs] : kinds_checked_at(n, opts))
+        most = std::max(most, with_type<KeyTypes>(type, [&, pairs = pairs](auto tag) {
+                            using Key = typename decltype(tag)::type;
+                            return memory == Memory::Device ? device_bytes_of<Key>(n, pairs, false)
+                                                            : check_host_bytes<Key>(n, pairs);
+                        }));
     if (opts.runs_bench()) {
-        const BenchChoice choice = bench_choice(opts, /*with_bits=*/false);  // --bits changes nothing held
-        most = std::max(most, with_type<KeyTypes>(choice.type, [&](auto tag) { return bench(tag, choice); }));
+        const BenchChoice c = bench_choice(opts, /*with_bits=*/false);  // --bits changes nothing held
+        most = std::max(most, with_type<KeyTypes>(c.type, [&](auto tag) {
+                            using Key = typename decltype(tag)::type;
+                            if (memory == Memory::Host) return bench_host_bytes<Key>(n, c);
+                            return std::max(c.keys ? device_bytes_of<Key>(n, false, true) : 0.0,
+                                            c.pairs ? device_bytes_of<Key>(n, true, true) : 0.0);
+                        }));
     }
     return most;
-}
-
-double device_bytes_at(std::size_t n, const Options& opts) {
-    return most_held(
-        n, opts, [n](auto tag, bool pairs) { return sort_device_bytes<typename decltype(tag)::type>(n, pairs); },
-        [n](auto tag, const BenchChoice& c) {  // one sort at a time: keys alone, then pairs
-            using Key = typename decltype(tag)::type;
-            return std::max(c.keys ? bench_device_bytes<Key>(n, false) : 0.0,
-                            c.pairs ? bench_device_bytes<Key>(n, true) : 0.0);
-        });
-}
-
-double host_bytes_at(std::size_t n, const Options& opts) {
-    return most_held(
-        n, opts, [n](auto tag, bool pairs) { return check_host_bytes<typename decltype(tag)::type>(n, pairs); },
-        [n](auto tag, const BenchChoice& c) {
-            return bench_host_bytes<typename decltype(tag)::type>(n, c.keys, c.pairs);
-        });
 }
 
 // ---- The exercise -----------------------------------------------------------------------------------
@@ -205,13 +342,9 @@ RadixSortExercise make_exercise() {
             p);
     };
     ex.make_bench_problem = make_bench_problem;
-    ex.bench = [](const RadixSortExercise::Row& v, BenchProblem& p, std::size_t, BenchContext& ctx) {
-        return bench_variant(v, p, ctx);
-    };
-    // Counted buffer by buffer in "Memory" above, for what the options ask the check and the
-    // benchmark to sort at n.
-    ex.device_bytes = device_bytes_at;
-    ex.host_bytes = host_bytes_at;
+    ex.bench = bench_variant;
+    ex.device_bytes = [](std::size_t n, const Options& opts) { return most_held(Memory::Device, n, opts); };
+    ex.host_bytes = [](std::size_t n, const Options& opts) { return most_held(Memory::Host, n, opts); };
     return ex;
 }
 

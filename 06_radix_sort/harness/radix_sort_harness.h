@@ -1,13 +1,12 @@
 // radix_sort_harness.h: exercise 06 as the runner sees it (common/exercise.h's typed contract),
-// shared by main.cu and the tests: its cases and inputs, the judge, its variants, the check and
-// the benchmark. The check covers every key type, keys alone and with values, adversarial inputs
-// and bit ranges, whatever the options say; --type, --pairs and --bits choose what is benchmarked.
-// Every run the benchmark times is checked as the check checks it, and everything a sort may
-// write (keys_out, values_out, the workspace) lies between guard zones.
+// shared by main.cu and the tests. The check covers every key type, keys alone and with values,
+// adversarial inputs and bit ranges, whatever the options say; --type, --pairs and --bits choose
+// what is benchmarked. Every run the benchmark times is checked as the check checks it, and
+// everything a sort may write (keys_out, values_out, the workspace) lies between guard zones.
 //
-// The files: radix_sort_cases.cu (names, inputs, the case list), radix_sort_check.cu (the judge
-// and the device check), radix_sort_bench.cu (the benchmark), radix_sort_harness.cu (the table of
-// variants and the memory of one size).
+// The files: radix_sort_harness.cu (the case list, the table of variants, the memory of one
+// size), radix_sort_judge.cu (the inputs, the CPU's answers and the judge of an output),
+// radix_sort_runs.cu (the check and the benchmark on the device).
 #pragma once
 
 #include "radix_sort.h"
@@ -16,6 +15,7 @@
 #include "common/type_dispatch.h"
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <tuple>
@@ -32,8 +32,20 @@ using KeyTypes = pmpp::TypeList<std::uint32_t, std::int32_t, float, std::uint64_
 template <template <class> class T>
 using PerKeyType = std::variant<T<std::uint32_t>, T<std::int32_t>, T<float>, T<std::uint64_t>>;
 const char* to_string(KeyType type);  // u32, i32, f32, u64
-inline int key_bits_of(KeyType type) { return type == KeyType::U64 ? 64 : 32; }
-inline bool parse_key_type(const std::string& text, KeyType& out) { return pmpp::parse_named(text, kKeyTypes, out); }
+
+// A key's bits as memory holds them (to_bits gives the ordered bits it is sorted by), and back.
+template <class Key>
+BitsOf<Key> stored_bits(Key key) {
+    BitsOf<Key> bits;
+    std::memcpy(&bits, &key, sizeof bits);
+    return bits;
+}
+template <class Key>
+Key from_stored_bits(BitsOf<Key> bits) {
+    Key key;
+    std::memcpy(&key, &bits, sizeof key);
+    return key;
+}
 
 // Inputs. Bit patterns are drawn in the keys' ordered bits (to_bits), so "only the top byte
 // differs" means the same for every key type.
@@ -67,8 +79,9 @@ struct BitSpan {
     int begin = 0;
     int end = 0;
 };
-BitSpan bit_span(BitRange range, int key_bits);
-std::string describe(BitSpan bits);  // "bits 4:21"
+inline std::string describe(BitSpan bits) {
+    return "bits " + std::to_string(bits.begin) + ":" + std::to_string(bits.end);
+}
 
 // What tells two cases of the same size apart (pmpp::CaseOf adds n and the distribution).
 struct CaseSpec {
@@ -79,10 +92,6 @@ struct CaseSpec {
 };
 using SortCase = pmpp::CaseOf<CaseSpec>;
 SortCase make_case(const CaseSpec& spec, std::size_t n);
-// The words of a case's label after its size: "u32 keys+values uniform bits 4:21".
-std::string describe(const CaseSpec& spec);
-// The check's case list (the same whatever the options).
-std::vector<SortCase> radix_sort_cases();
 
 // Keys, and values when `pairs` (value i is unique: a bijection of i, so a stability check sees
 // every reordering of equal keys).
@@ -114,15 +123,12 @@ using SortProblems = std::vector<SortProblem<Key>>;  // keys alone first, then w
 using BenchProblem = PerKeyType<SortProblems>;
 
 // Judges an output on the host. Right means equal to the CPU's stable sort, bit for bit (keys
-// and values): that is ordered, a permutation, values with their keys, and stable, in one
-// comparison. When it is wrong, the message names the first of those it breaks (never
+// and values). When it is wrong, the message names the first property it breaks (never
 // written, not ordered by the bits, not a permutation, values not with their keys, not stable);
 // above kExplainLimit keys only the first two are looked for (the others sort the input again).
-// The hints are facts about the output, each sub-check's and the comparison's: where the
-// differences lie (named by the exercise's tiles when the check runs in check_sort), which keys
-// were lost, and for an output not ordered by the range what it is ordered by instead (the raw
-// bits of int32 or float keys, the range's lowest or highest bits only, every bit of the key).
-// An output in no order, of keys the input does not hold, gets none.
+// The hints are facts about the output: where the differences lie (named by the exercise's
+// tiles in the device check), which keys were lost, and for an output not ordered by the range
+// what it is ordered by instead. An output in no order, of keys the input does not hold, gets none.
 inline constexpr std::size_t kExplainLimit = std::size_t{1} << 22;
 template <class Key>
 pmpp::CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const SortData<Key>& out, BitSpan bits);
@@ -154,39 +160,25 @@ SortFn make_sort_fn(Make make) {
         return ::radix_sort::SortImpl<Key>{WORKSPACE<Key>, SORT<Key>}; \
     })
 
-// Runs `impl` on the device: keys_out, values_out and the workspace poisoned first and held
-// between guard zones; after the run the guards are checked first (a write outside any of them
-// fails: "wrote 1 element past the end of keys_out ..."), then the output is judged and the
-// input checked unchanged.
+// Runs `impl` once on the device, keys_out, values_out and the workspace poisoned and between
+// guard zones; then checks the guards ("wrote 1 element past the end of keys_out ..."), judges
+// the output and checks the input unchanged.
 template <class Key>
 pmpp::CheckResult check_sort(const SortImpl<Key>& impl, const SortProblem<Key>& p);
 
-// What the benchmark sorts (--type, --pairs; --bits unless `with_bits` is false: the bits are
-// then the whole key): keys alone, with values, or both, one sort after the other.
-struct BenchChoice {
-    KeyType type = KeyType::U32;
-    bool keys = true;
-    bool pairs = true;
-    BitSpan bits;
-};
-BenchChoice bench_choice(const pmpp::Options& opts, bool with_bits = true);
-BenchProblem make_bench_problem(std::size_t n, pmpp::BenchContext& ctx);
-
-// The benchmark of one device implementation on one sort: the row, and when `stages` (the
-// references) the time of each stage the sort marks, in rows named after `name`; `headline`
-// puts the row in the "kernel" section. Every run is checked, the slow-run probe, the warm-ups
-// and the timed runs alike, outside the timed region: before each, the outputs and the workspace
-// are poisoned and their guards armed; after each, the guards, the input (unchanged) and the
-// output (equal to the CPU's, on the device) are checked. The first wrong run makes the row
-// wrong, its message naming the run.
+// The benchmark of one device implementation on one sort: its row and, when `stages` (the
+// references), the time of each stage the sort marks, in rows named after `name`. Every run (the probe of how long a run takes, the warm-ups, the timed
+// runs, the runs timed by stage) is checked as check_sort checks, outside the timed region, the
+// output compared on the device; the first wrong run makes the row wrong, its message naming it.
 template <class Key>
 std::vector<pmpp::Measurement> bench_sort(const SortImpl<Key>& impl, const std::string& name, bool stages,
-                                          const SortProblem<Key>& p, pmpp::BenchContext& ctx, bool headline = true);
+                                          const SortProblem<Key>& p, pmpp::BenchContext& ctx);
 
 using RadixSortExercise = pmpp::Exercise<CaseSpec, SortFn, CaseProblem, BenchProblem>;
 // The rows of one variant at one benchmark size: each sort of the problem (the first one is the
 // headline); the CPU's row times radix_sort_cpu.
-std::vector<pmpp::Measurement> bench_variant(const RadixSortExercise::Row& v, BenchProblem& p, pmpp::BenchContext& ctx);
+std::vector<pmpp::Measurement> bench_variant(const RadixSortExercise::Row& v, BenchProblem& p, std::size_t n,
+                                             pmpp::BenchContext& ctx);
 
 const RadixSortExercise& exercise();
 

@@ -4,6 +4,7 @@
 // included; the benchmark checks every run it makes; the harness runs end to end.
 // Every test here starts with PMPP_REQUIRE_GPU(): skipped without a GPU, never on one.
 #include "../harness/radix_sort_harness.h"
+#include "check_says.h"
 #include "wrong_radix_sort.h"
 
 #include "common/testing.h"
@@ -21,11 +22,6 @@ using namespace radix_sort;
 
 namespace {
 
-template <class Key>
-SortImpl<Key> wrong_impl(void (*fn)(const SortArgs<Key>&)) {
-    return {wrong::workspace_bytes<Key>, fn};
-}
-
 // One case of the list's kind, for a sort of one key type, on the problem the runner makes for it.
 template <class Key>
 CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std::size_t n, std::uint64_t seed) {
@@ -33,13 +29,18 @@ CheckResult check_case_with(const SortImpl<Key>& impl, const CaseSpec& spec, std
     return check_sort(impl, std::get<SortProblem<Key>>(p));
 }
 
+// The same for a variant (a wrong sort): its sort of the case's key type; unless told, on the test's seed.
+CheckResult check_case_with(const SortFn& fn, const CaseSpec& spec, std::size_t n, std::uint64_t seed) {
+    return with_type<KeyTypes>(
+        spec.type, [&](auto tag) { return check_case_with(fn.get<typename decltype(tag)::type>(), spec, n, seed); });
+}
+CheckResult check_case_with(const SortFn& fn, const CaseSpec& spec, std::size_t n) {
+    return check_case_with(fn, spec, n, pmpp::testing::test_seed());
+}
+
 template <class Key>
 const SortImpl<Key>& variant_sort(const std::string& name) {
     return exercise().variant(name).fn.get<Key>();
-}
-
-bool says(const CheckResult& r, const std::string& words) {
-    return (r.message + " " + r.hint).find(words) != std::string::npos;
 }
 
 CaseSpec spec(KeyType type, bool pairs, InputKind kind, BitRange bits = BitRange::Full) {
@@ -106,133 +107,99 @@ TEST(RadixSortOnesweep, SortsSixteenBitKeysInTwoPasses) {
 
 TEST(RadixSortCheck, RejectsUnstablePairs) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r =
-        check_case_with(wrong_impl<std::uint32_t>(wrong::unstable_pairs<std::uint32_t>),
-                        spec(KeyType::U32, true, InputKind::SixteenDistinct), 5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "not stable")) << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::unstable_pairs(), spec(KeyType::U32, true, InputKind::SixteenDistinct), 5000),
+        "not stable"));
 }
 
 TEST(RadixSortCheck, RejectsASortThatSkipsADigit) {
     PMPP_REQUIRE_GPU();
     for (KeyType type : {KeyType::U32, KeyType::F32}) {
         const CaseSpec s = spec(type, false, InputKind::BottomByteOnly);  // the skipped digit is all that differs
-        const CheckResult r =
-            type == KeyType::U32
-                ? check_case_with(wrong_impl<std::uint32_t>(wrong::skips_a_digit<std::uint32_t>), s, 5000,
-                                  pmpp::testing::test_seed())
-                : check_case_with(wrong_impl<float>(wrong::skips_a_digit<float>), s, 5000, pmpp::testing::test_seed());
-        ASSERT_FALSE(r.ok);
-        EXPECT_TRUE(says(r, "not sorted")) << r.report();
+        EXPECT_TRUE(fails_saying(check_case_with(wrong::skips_a_digit(), s, 5000), "not sorted")) << to_string(type);
     }
 }
 
 TEST(RadixSortCheck, RejectsASortThatLosesAKey) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r =
-        check_case_with(wrong_impl<std::uint64_t>(wrong::loses_a_key<std::uint64_t>),
-                        spec(KeyType::U64, false, InputKind::Uniform), 5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "not a permutation")) << r.report();
+    EXPECT_TRUE(fails_saying(check_case_with(wrong::loses_a_key(), spec(KeyType::U64, false, InputKind::Uniform), 5000),
+                             "not a permutation"));
 }
 
 TEST(RadixSortCheck, RejectsValuesLeftBehind) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r =
-        check_case_with(wrong_impl<std::int32_t>(wrong::leaves_values_behind<std::int32_t>),
-                        spec(KeyType::I32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "did not travel with their keys")) << r.report();
+    EXPECT_TRUE(
+        fails_saying(check_case_with(wrong::leaves_values_behind(), spec(KeyType::I32, true, InputKind::Uniform), 5000),
+                     "did not travel with their keys"));
 }
 
 TEST(RadixSortCheck, RejectsDigitsSortedMostSignificantFirst) {
     PMPP_REQUIRE_GPU();
-    const CheckResult r =
-        check_case_with(wrong_impl<std::uint32_t>(wrong::most_significant_digit_first<std::uint32_t>),
-                        spec(KeyType::U32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "not sorted")) << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::most_significant_digit_first(), spec(KeyType::U32, true, InputKind::Uniform), 5000),
+        "not sorted"));
 }
 
 TEST(RadixSortCheck, RejectsASortThatNeverWritesItsLastTile) {
     PMPP_REQUIRE_GPU();
-    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{4097}}) {
-        const CheckResult r =
-            check_case_with(wrong_impl<std::uint32_t>(wrong::drops_the_last_tile<std::uint32_t>),
-                            spec(KeyType::U32, true, InputKind::Uniform), n, pmpp::testing::test_seed(n));
-        ASSERT_FALSE(r.ok) << "n=" << n;
-        EXPECT_TRUE(says(r, "never written")) << r.report();
-    }
+    for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{4097}})
+        EXPECT_TRUE(
+            fails_saying(check_case_with(wrong::drops_the_last_tile(), spec(KeyType::U32, true, InputKind::Uniform), n,
+                                         pmpp::testing::test_seed(n)),
+                         "never written"))
+            << "n=" << n;
 }
 
 TEST(RadixSortCheck, NamesTheTileAnUnwrittenTailStartsAt) {
     // The check knows the exercise's tiles (256 keys; 2048 coarsened; Onesweep's): a sort whose
     // last copy runs on n / 256 blocks leaves the keys from the last full tile on unwritten.
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint32_t> impl{wrong::copy_out_workspace_bytes<std::uint32_t>,
-                                       wrong::copies_out_on_a_rounded_down_grid<std::uint32_t>};
-    const CheckResult r =
-        check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 1000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r,
-                     "the last 232 elements, from index 768, the start of tile 3 (of 256 elements) to the end, "
-                     "still hold the poison"))
-        << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::copies_out_on_a_rounded_down_grid(), spec(KeyType::U32, true, InputKind::Uniform), 1000),
+        "the last 232 elements, from index 768, the start of tile 3 (of 256 elements) to the "
+        "end, still hold the poison"));
 }
 
 TEST(RadixSortCheck, RejectsASortThatIgnoresTheBitRange) {
     PMPP_REQUIRE_GPU();
     // Keys alone: sorted by all their bits instead of bits 0:24, with only the top byte differing.
-    const CheckResult r = check_case_with(wrong_impl<std::uint32_t>(wrong::ignores_the_bit_range<std::uint32_t>),
-                                          spec(KeyType::U32, false, InputKind::TopByteOnly, BitRange::AllButTopByte),
-                                          5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "not in input order")) << r.report();
+    EXPECT_TRUE(
+        fails_saying(check_case_with(wrong::ignores_the_bit_range(),
+                                     spec(KeyType::U32, false, InputKind::TopByteOnly, BitRange::AllButTopByte), 5000),
+                     "not in input order"));
 }
 
 TEST(RadixSortCheck, RejectsTheStarterWithAHelpfulMessage) {
     PMPP_REQUIRE_GPU();
     // The starter writes nothing: what the check says about an empty sort.
-    SortImpl<std::uint32_t> nothing{[](std::size_t, bool) { return std::size_t{0}; },
-                                    [](const SortArgs<std::uint32_t>&) {}};
-    const CheckResult r =
-        check_case_with(nothing, spec(KeyType::U32, false, InputKind::Uniform), 1000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "never written")) << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::does_nothing(), spec(KeyType::U32, false, InputKind::Uniform), 1000), "never written"));
 }
 
 // ---- writes outside the arrays: the guard zones ------------------------------------------------------
 
 TEST(RadixSortCheck, RejectsAWriteOnePastTheEndOfTheKeysWhetherOrNotTheBlockSizeDividesN) {
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint32_t> impl{wrong::one_past_the_end_workspace_bytes<std::uint32_t>,
-                                       wrong::writes_one_past_the_end<std::uint32_t>};
-    for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {  // the wrong copy's blocks are of 256
-        const CheckResult r =
-            check_case_with(impl, spec(KeyType::U32, false, InputKind::Uniform), n, pmpp::testing::test_seed(n));
-        ASSERT_FALSE(r.ok) << "n=" << n;
-        EXPECT_TRUE(says(r, "wrote 1 element past the end of keys_out (index " + std::to_string(n))) << r.report();
-    }
+    for (std::size_t n : {std::size_t{1000}, std::size_t{1024}})  // the wrong copy's blocks are of 256
+        EXPECT_TRUE(
+            fails_saying(check_case_with(wrong::writes_one_past_the_end(),
+                                         spec(KeyType::U32, false, InputKind::Uniform), n, pmpp::testing::test_seed(n)),
+                         "wrote 1 element past the end of keys_out (index " + std::to_string(n)))
+            << "n=" << n;
 }
 
 TEST(RadixSortCheck, RejectsAWriteOneBeforeTheStartOfTheValues) {
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint64_t> impl{wrong::one_before_the_start_workspace_bytes<std::uint64_t>,
-                                       wrong::writes_one_before_the_start<std::uint64_t>};
-    const CheckResult r =
-        check_case_with(impl, spec(KeyType::U64, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "wrote 1 element before the start of values_out")) << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::writes_one_before_the_start(), spec(KeyType::U64, true, InputKind::Uniform), 5000),
+        "wrote 1 element before the start of values_out"));
 }
 
 TEST(RadixSortCheck, RejectsAWritePastTheEndOfTheWorkspace) {
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint32_t> impl{wrong::short_flags_workspace_bytes<std::uint32_t>,
-                                       wrong::overruns_its_workspace<std::uint32_t>};
-    const CheckResult r =
-        check_case_with(impl, spec(KeyType::U32, true, InputKind::Uniform), 4097, pmpp::testing::test_seed());
-    ASSERT_FALSE(r.ok);
-    EXPECT_TRUE(says(r, "past the end of the workspace")) << r.report();
+    EXPECT_TRUE(fails_saying(
+        check_case_with(wrong::overruns_its_workspace(), spec(KeyType::U32, true, InputKind::Uniform), 4097),
+        "past the end of the workspace"));
 }
 
 // ---- the benchmark checks every run ------------------------------------------------------------------
@@ -264,14 +231,12 @@ TEST(RadixSortBench, MarksCorrectEveryRunOfAnHonestSort) {
 
 TEST(RadixSortBench, MarksWrongASortThatReturnsAtOnceWhenItsArgumentsRepeat) {
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint32_t> memo{wrong::workspace_bytes<std::uint32_t>,
-                                       wrong::remembers_its_last_call<std::uint32_t>};
+    const SortFn memo = wrong::remembers_its_last_call();
     wrong::forget_the_last_call();
-    const CheckResult checked =
-        check_case_with(memo, spec(KeyType::U32, true, InputKind::Uniform), 5000, pmpp::testing::test_seed());
+    const CheckResult checked = check_case_with(memo, spec(KeyType::U32, true, InputKind::Uniform), 5000);
     EXPECT_TRUE(checked.ok) << "the check calls it once, and once it is right: " << checked.report();
     wrong::forget_the_last_call();
-    const Measurement m = bench_student(memo, 5000, true);
+    const Measurement m = bench_student(memo.get<std::uint32_t>(), 5000, true);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(names_a_run(m.check_message)) << m.check_message;
     EXPECT_NE(m.check_message.find("never written"), std::string::npos) << m.check_message;
@@ -279,9 +244,7 @@ TEST(RadixSortBench, MarksWrongASortThatReturnsAtOnceWhenItsArgumentsRepeat) {
 
 TEST(RadixSortBench, MarksWrongASortThatWritesPastTheEndOfItsOutput) {
     PMPP_REQUIRE_GPU();
-    const SortImpl<std::uint32_t> impl{wrong::one_past_the_end_workspace_bytes<std::uint32_t>,
-                                       wrong::writes_one_past_the_end<std::uint32_t>};
-    const Measurement m = bench_student(impl, 4096, false);
+    const Measurement m = bench_student(wrong::writes_one_past_the_end().get<std::uint32_t>(), 4096, false);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(names_a_run(m.check_message)) << m.check_message;
     EXPECT_NE(m.check_message.find("past the end of keys_out"), std::string::npos) << m.check_message;
@@ -290,8 +253,7 @@ TEST(RadixSortBench, MarksWrongASortThatWritesPastTheEndOfItsOutput) {
 TEST(RadixSortBench, MarksWrongASortThatSortsItsInputInPlace) {
     PMPP_REQUIRE_GPU();
     // Every output is right; from the second run on it sorts an already sorted input.
-    const SortImpl<float> impl{wrong::workspace_bytes<float>, wrong::sorts_its_input_in_place<float>};
-    const Measurement m = bench_student(impl, 5000, true);
+    const Measurement m = bench_student(wrong::sorts_its_input_in_place().get<float>(), 5000, true);
     EXPECT_FALSE(m.correct);
     EXPECT_TRUE(names_a_run(m.check_message)) << m.check_message;
     EXPECT_NE(m.check_message.find("the input was modified"), std::string::npos) << m.check_message;

@@ -19,9 +19,6 @@ using namespace radix_sort;
 
 namespace {
 
-// wrong::SORT with its workspace function wrong::WORKSPACE, for every key type.
-#define WRONG_SORT(WORKSPACE, SORT) RADIX_SORT_FN(wrong::WORKSPACE, wrong::SORT)
-
 struct HintCase {
     std::string symptom;  // as the README quotes it
     std::string sort;  // the wrong sort's name, for the failure message
@@ -32,27 +29,22 @@ struct HintCase {
 // One row per hint of README.md's "## Hints", in its order.
 const std::vector<HintCase>& hint_cases() {
     static const std::vector<HintCase> cases = {
-        {"no element was written: all ... still hold the poison", "does_nothing",
-         WRONG_SORT(no_workspace_bytes, does_nothing)},
+        {"no element was written: all ... still hold the poison", "does_nothing", wrong::does_nothing()},
         {"the last ..., from index ... to the end, still hold the poison", "copies_out_on_a_rounded_down_grid",
-         WRONG_SORT(copy_out_workspace_bytes, copies_out_on_a_rounded_down_grid)},
-        {"wrote 1 element past the end of keys_out", "writes_one_past_the_end",
-         WRONG_SORT(one_past_the_end_workspace_bytes, writes_one_past_the_end)},
+         wrong::copies_out_on_a_rounded_down_grid()},
+        {"wrote 1 element past the end of keys_out", "writes_one_past_the_end", wrong::writes_one_past_the_end()},
         {"ordered by the lowest bits of the range only", "passes_from_the_top_bit_down",
-         WRONG_SORT(one_bit_workspace_bytes, passes_from_the_top_bit_down)},
+         wrong::passes_from_the_top_bit_down()},
         {"ordered by the highest bits of the range only", "fills_the_ones_from_the_end",
-         WRONG_SORT(one_bit_workspace_bytes, fills_the_ones_from_the_end)},
+         wrong::fills_the_ones_from_the_end()},
         {"ordered by all but the highest bits of the range", "ping_pongs_from_the_scratch_first",
-         WRONG_SORT(one_bit_workspace_bytes, ping_pongs_from_the_scratch_first),
+         wrong::ping_pongs_from_the_scratch_first(),
          "hint over all cases: fails only at sizes that are not powers of two"},
-        {"ordered by the keys' raw bits", "reads_the_raw_bits",
-         WRONG_SORT(one_bit_workspace_bytes, reads_the_raw_bits)},
-        {"values did not travel with their keys", "leaves_values_behind",
-         WRONG_SORT(workspace_bytes, leaves_values_behind)},
+        {"ordered by the keys' raw bits", "reads_the_raw_bits", wrong::reads_the_raw_bits()},
+        {"values did not travel with their keys", "leaves_values_behind", wrong::leaves_values_behind()},
         {"of the input lost (e.g. ...) and ... of others", "loses_the_last_key_of_every_tile",
-         WRONG_SORT(workspace_bytes, loses_the_last_key_of_every_tile)},
-        {"keys with equal bits ... are not in input order", "ignores_the_bit_range",
-         WRONG_SORT(workspace_bytes, ignores_the_bit_range)},
+         wrong::loses_the_last_key_of_every_tile()},
+        {"keys with equal bits ... are not in input order", "ignores_the_bit_range", wrong::ignores_the_bit_range()},
     };
     return cases;
 }

@@ -1,3 +1,5 @@
+// wrong_radix_sort.cu: the deliberately wrong sorts of wrong_radix_sort.h: their kernels, their
+// sorts (one template each, for every key type) and the variants made of them.
 #include "wrong_radix_sort.h"
 
 #include "../../02_scan/scan.h"
@@ -192,31 +194,12 @@ __global__ void fill_last_slot_of_every_tile_from_the_one_before(Key* keys, Valu
     if (values != nullptr) values[last] = values[last - 1];
 }
 
-}  // namespace
+// The wrong sorts, one template each (for every key type), and their workspace functions.
+namespace sorts {
 
 template <class Key>
 std::size_t one_bit_workspace_bytes(std::size_t n, bool pairs) {
     return one_bit_layout<Key>(nullptr, n, pairs).bytes;
-}
-
-template <class Key>
-void passes_from_the_top_bit_down(const SortArgs<Key>& a) {
-    one_bit_sort<Mistake::TopBitFirst>(a);
-}
-
-template <class Key>
-void fills_the_ones_from_the_end(const SortArgs<Key>& a) {
-    one_bit_sort<Mistake::OnesFromTheEnd>(a);
-}
-
-template <class Key>
-void ping_pongs_from_the_scratch_first(const SortArgs<Key>& a) {
-    one_bit_sort<Mistake::ScratchFirst>(a);
-}
-
-template <class Key>
-void reads_the_raw_bits(const SortArgs<Key>& a) {
-    one_bit_sort<Mistake::RawBits>(a);
 }
 
 template <class Key>
@@ -395,8 +378,6 @@ void remembers_its_last_call(const SortArgs<Key>& a) {
     radix_sort::radix_sort_onesweep(a);
 }
 
-void forget_the_last_call() { last_call() = LastCall{}; }
-
 template <class Key>
 void sorts_its_input_in_place(const SortArgs<Key>& a) {
     radix_sort::radix_sort_onesweep(a);
@@ -407,37 +388,50 @@ void sorts_its_input_in_place(const SortArgs<Key>& a) {
             cudaMemcpy(const_cast<Value*>(a.values_in), a.values_out, a.n * sizeof(Value), cudaMemcpyDeviceToDevice));
 }
 
-#define INSTANTIATE_WRONG(Key)                                                         \
-    template std::size_t workspace_bytes<Key>(std::size_t, bool);                      \
-    template void unstable_pairs<Key>(const SortArgs<Key>&);                           \
-    template void skips_a_digit<Key>(const SortArgs<Key>&);                            \
-    template void loses_a_key<Key>(const SortArgs<Key>&);                              \
-    template void leaves_values_behind<Key>(const SortArgs<Key>&);                     \
-    template void most_significant_digit_first<Key>(const SortArgs<Key>&);             \
-    template void drops_the_last_tile<Key>(const SortArgs<Key>&);                      \
-    template void ignores_the_bit_range<Key>(const SortArgs<Key>&);                    \
-    template std::size_t one_past_the_end_workspace_bytes<Key>(std::size_t, bool);     \
-    template void writes_one_past_the_end<Key>(const SortArgs<Key>&);                  \
-    template std::size_t one_before_the_start_workspace_bytes<Key>(std::size_t, bool); \
-    template void writes_one_before_the_start<Key>(const SortArgs<Key>&);              \
-    template std::size_t short_flags_workspace_bytes<Key>(std::size_t, bool);          \
-    template void overruns_its_workspace<Key>(const SortArgs<Key>&);                   \
-    template void remembers_its_last_call<Key>(const SortArgs<Key>&);                  \
-    template void sorts_its_input_in_place<Key>(const SortArgs<Key>&);                 \
-    template std::size_t one_bit_workspace_bytes<Key>(std::size_t, bool);              \
-    template void passes_from_the_top_bit_down<Key>(const SortArgs<Key>&);             \
-    template void fills_the_ones_from_the_end<Key>(const SortArgs<Key>&);              \
-    template void ping_pongs_from_the_scratch_first<Key>(const SortArgs<Key>&);        \
-    template void reads_the_raw_bits<Key>(const SortArgs<Key>&);                       \
-    template std::size_t copy_out_workspace_bytes<Key>(std::size_t, bool);             \
-    template void copies_out_on_a_rounded_down_grid<Key>(const SortArgs<Key>&);        \
-    template void loses_the_last_key_of_every_tile<Key>(const SortArgs<Key>&);         \
-    template std::size_t no_workspace_bytes<Key>(std::size_t, bool);                   \
-    template void does_nothing<Key>(const SortArgs<Key>&);
-INSTANTIATE_WRONG(std::uint32_t)
-INSTANTIATE_WRONG(std::int32_t)
-INSTANTIATE_WRONG(float)
-INSTANTIATE_WRONG(std::uint64_t)
-#undef INSTANTIATE_WRONG
+}  // namespace sorts
+
+// Fig. 13.4 with the mistake M, for every key type.
+template <Mistake M>
+SortFn one_bit_with() {
+    return radix_sort::make_sort_fn([](auto tag) {
+        using Key = typename decltype(tag)::type;
+        return radix_sort::SortImpl<Key>{sorts::one_bit_workspace_bytes<Key>, one_bit_sort<M, Key>};
+    });
+}
+
+}  // namespace
+
+SortFn unstable_pairs() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::unstable_pairs); }
+SortFn skips_a_digit() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::skips_a_digit); }
+SortFn loses_a_key() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::loses_a_key); }
+SortFn leaves_values_behind() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::leaves_values_behind); }
+SortFn most_significant_digit_first() {
+    return RADIX_SORT_FN(sorts::workspace_bytes, sorts::most_significant_digit_first);
+}
+SortFn drops_the_last_tile() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::drops_the_last_tile); }
+SortFn ignores_the_bit_range() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::ignores_the_bit_range); }
+SortFn writes_one_past_the_end() {
+    return RADIX_SORT_FN(sorts::one_past_the_end_workspace_bytes, sorts::writes_one_past_the_end);
+}
+SortFn writes_one_before_the_start() {
+    return RADIX_SORT_FN(sorts::one_before_the_start_workspace_bytes, sorts::writes_one_before_the_start);
+}
+SortFn overruns_its_workspace() {
+    return RADIX_SORT_FN(sorts::short_flags_workspace_bytes, sorts::overruns_its_workspace);
+}
+SortFn passes_from_the_top_bit_down() { return one_bit_with<Mistake::TopBitFirst>(); }
+SortFn fills_the_ones_from_the_end() { return one_bit_with<Mistake::OnesFromTheEnd>(); }
+SortFn ping_pongs_from_the_scratch_first() { return one_bit_with<Mistake::ScratchFirst>(); }
+SortFn reads_the_raw_bits() { return one_bit_with<Mistake::RawBits>(); }
+SortFn copies_out_on_a_rounded_down_grid() {
+    return RADIX_SORT_FN(sorts::copy_out_workspace_bytes, sorts::copies_out_on_a_rounded_down_grid);
+}
+SortFn loses_the_last_key_of_every_tile() {
+    return RADIX_SORT_FN(sorts::workspace_bytes, sorts::loses_the_last_key_of_every_tile);
+}
+SortFn does_nothing() { return RADIX_SORT_FN(sorts::no_workspace_bytes, sorts::does_nothing); }
+SortFn remembers_its_last_call() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::remembers_its_last_call); }
+void forget_the_last_call() { last_call() = LastCall{}; }
+SortFn sorts_its_input_in_place() { return RADIX_SORT_FN(sorts::workspace_bytes, sorts::sorts_its_input_in_place); }
 
 }  // namespace wrong

@@ -1,17 +1,123 @@
-// radix_sort_check.cu: the judge of exercise 06 (an output against the CPU's, and what it is
-// ordered by instead when it is wrong) and the check of one sort on the device.
-#include "radix_sort_device.h"
-
-#include "common/cuda_check.h"
-#include "common/report.h"
+// radix_sort_judge.cu: exercise 06's inputs and the CPU's answers, and the judge of an output
+// against the CPU's (and, when it is wrong, what it is ordered by instead). All on the host.
+#include "radix_sort_harness.h"
 
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 namespace radix_sort {
 
 using namespace pmpp;
+
+// ---- Inputs -----------------------------------------------------------------------------------
+
+namespace {
+
+// A key of uniformly random ordered bits.
+template <class Key>
+Key key_from(Rng& rng) {
+    return from_bits<Key>(static_cast<BitsOf<Key>>(sizeof(BitsOf<Key>) == 8 ? rng.next_u64() : rng.next_u32()));
+}
+
+// Special values, as the bits memory holds them.
+template <class Key>
+std::vector<Key> special_values() {
+    std::vector<std::uint64_t> raw;
+    if constexpr (std::is_same_v<Key, float>) {
+        // -0, +0, +inf, -inf, NaN, -NaN, three NaN payloads, +-smallest denormal, +-max, +-1
+        raw = {0x80000000u, 0x00000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu,
+               0x7FFFFFFFu, 0x00000001u, 0x80000001u, 0x7F7FFFFFu, 0xFF7FFFFFu, 0x3F800000u, 0xBF800000u};
+    } else if constexpr (std::is_same_v<Key, std::int32_t>) {
+        // INT_MIN, INT_MIN + 1, -1000, -2, -1, 0, 1, INT_MAX
+        raw = {0x80000000u, 0x80000001u, 0xFFFFFC18u, 0xFFFFFFFEu, 0xFFFFFFFFu, 0u, 1u, 0x7FFFFFFFu};
+    } else if constexpr (std::is_same_v<Key, std::uint32_t>) {
+        raw = {0u, 1u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    } else {
+        raw = {0ull, 1ull, 0xFFFFFFFFull, 0x100000000ull, 0x8000000000000000ull, ~0ull};
+    }
+    std::vector<Key> out;
+    for (std::uint64_t r : raw) out.push_back(from_stored_bits<Key>(static_cast<BitsOf<Key>>(r)));
+    return out;
+}
+
+template <class Key>
+std::vector<Key> make_keys(std::size_t n, InputKind kind, std::uint64_t seed) {
+    using Bits = BitsOf<Key>;
+    constexpr int kW = kKeyBits<Key>;
+    Rng rng(seed);
+    std::vector<Key> keys(n);
+    switch (kind) {
+        case InputKind::Uniform:
+            for (auto& k : keys) k = key_from<Key>(rng);
+            break;
+        case InputKind::AllEqual: std::fill(keys.begin(), keys.end(), key_from<Key>(rng)); break;
+        case InputKind::Sorted:
+        case InputKind::Reversed:
+            keys = generate<Key>(n, kind == InputKind::Sorted ? Distribution::Sorted : Distribution::Reversed, seed);
+            break;
+        case InputKind::TwoDistinct:
+        case InputKind::SixteenDistinct: {
+            std::vector<Key> values(kind == InputKind::TwoDistinct ? 2 : 16);
+            for (auto& v : values) v = key_from<Key>(rng);
+            for (auto& k : keys) k = values[rng.below(values.size())];
+            break;
+        }
+        case InputKind::TopByteOnly:
+        case InputKind::BottomByteOnly: {
+            const int shift = kind == InputKind::TopByteOnly ? kW - 8 : 0;
+            const Bits base = to_bits(key_from<Key>(rng)) & ~(Bits{0xFF} << shift);
+            for (auto& k : keys) k = from_bits<Key>(base | (static_cast<Bits>(rng.below(256)) << shift));
+            break;
+        }
+        case InputKind::Specials: {
+            const std::vector<Key> specials = special_values<Key>();
+            for (std::size_t i = 0; i < n; ++i) {
+                if (i % 2 == 0) {
+                    keys[i] = specials[rng.below(specials.size())];
+                } else if constexpr (std::is_same_v<Key, std::int32_t>) {
+                    keys[i] = -1 - static_cast<std::int32_t>(rng.below(1000));  // small negatives
+                } else {
+                    keys[i] = key_from<Key>(rng);
+                }
+            }
+            break;
+        }
+    }
+    return keys;
+}
+
+}  // namespace
+
+template <class Key>
+SortData<Key> make_input(std::size_t n, InputKind kind, bool pairs, std::uint64_t seed) {
+    SortData<Key> in;
+    in.keys = make_keys<Key>(n, kind, seed);
+    in.pairs = pairs;
+    if (pairs) {
+        // i -> i * odd + c is a bijection of 32-bit words: every value unique, in no order.
+        const std::uint32_t c = static_cast<std::uint32_t>(derive_seed(seed, 0x76616C7565ull));
+        in.values.resize(n);
+        for (std::size_t i = 0; i < n; ++i) in.values[i] = static_cast<std::uint32_t>(i) * 0x9E3779B1u + c;
+    }
+    return in;
+}
+
+template <class Key>
+SortData<Key> expected_sort(const SortData<Key>& in, BitSpan bits) {
+    SortData<Key> out = in;  // of the input's sizes; radix_sort_cpu writes every element
+    radix_sort_cpu(in.keys.data(), in.pairs ? in.values.data() : nullptr, out.keys.data(),
+                   in.pairs ? out.values.data() : nullptr, in.keys.size(), bits.begin, bits.end);
+    return out;
+}
+
+template <class Key>
+SortProblem<Key> make_sort_problem(std::size_t n, InputKind kind, bool pairs, BitSpan bits, std::uint64_t seed) {
+    SortProblem<Key> p;
+    p.in = make_input<Key>(n, kind, pairs, seed);
+    p.expected = expected_sort(p.in, bits);
+    p.bits = bits;
+    return p;
+}
 
 // ---- The judgement ------------------------------------------------------------------------------
 
@@ -52,12 +158,7 @@ std::vector<std::string> explain_unordered(const std::vector<Key>& keys, BitSpan
     };
     if constexpr (!std::is_same_v<Key, std::uint32_t> && !std::is_same_v<Key, std::uint64_t>) {
         // int32 and float: the raw bits order differently from the ordered bits.
-        const bool by_raw = ordered_by(keys, [b, e](const Key& k) {
-            BitsOf<Key> raw;
-            std::memcpy(&raw, &k, sizeof raw);
-            return bit_field(raw, b, e);
-        });
-        if (by_raw) {
+        if (ordered_by(keys, [b, e](const Key& k) { return bit_field(stored_bits(k), b, e); })) {
             out.push_back("ordered by the keys' raw bits read as unsigned integers (bits " + bits_text(b, e) +
                           "), not by their ordered bits" +
                           (e == kKeyBits<Key> ? ": every key with the sign bit set (every negative one) comes after "
@@ -75,14 +176,19 @@ std::vector<std::string> explain_unordered(const std::vector<Key>& keys, BitSpan
         return __builtin_popcountll(static_cast<unsigned long long>(bit_field(differ, begin, end)));
     };
     const int total = differing(b, e);
+    // Ordered by the low part [b, m) (`low`) or the high part [m, e) of the range, not by the rest.
+    auto ordered_by_part = [&](int m, bool low) {
+        const bool few = 2 * (low ? differing(b, m) : differing(m, e)) <= total;
+        const char* part = low ? (few ? "the lowest bits of the range only" : "all but the highest bits of the range")
+                               : (few ? "the highest bits of the range only" : "all but the lowest bits of the range");
+        out.push_back(std::string("ordered by ") + part + " (bits " + (low ? bits_text(b, m) : bits_text(m, e)) +
+                      " of " + bits_text(b, e) + "), not by the bits " + (low ? "above" : "below") + " them (" +
+                      (low ? bits_text(m, e) : bits_text(b, m)) + ")");
+    };
     // The longest low part [b, b + k) it is ordered by (not monotone in k: tried from the top).
     for (int k = w - 1; k >= 1 && differing(b, b + k) > 0; --k)
         if (ordered(b, b + k)) {
-            const bool few = 2 * differing(b, b + k) <= total;
-            out.push_back(std::string(few ? "ordered by the lowest bits of the range only"
-                                          : "ordered by all but the highest bits of the range") +
-                          " (bits " + bits_text(b, b + k) + " of " + bits_text(b, e) +
-                          "), not by the bits above them (" + bits_text(b + k, e) + ")");
+            ordered_by_part(b + k, true);
             break;
         }
     // The longest high part [m, e): ordered by [m, e) implies ordered by [m + 1, e), so the
@@ -96,13 +202,7 @@ std::vector<std::string> explain_unordered(const std::vector<Key>& keys, BitSpan
             else
                 lo = mid + 1;
         }
-        if (differing(hi, e) > 0) {
-            const bool few = 2 * differing(hi, e) <= total;
-            out.push_back(std::string(few ? "ordered by the highest bits of the range only"
-                                          : "ordered by all but the lowest bits of the range") +
-                          " (bits " + bits_text(hi, e) + " of " + bits_text(b, e) + "), not by the bits below them (" +
-                          bits_text(b, hi) + ")");
-        }
+        if (differing(hi, e) > 0) ordered_by_part(hi, false);
     }
     return out;
 }
@@ -148,8 +248,7 @@ CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const 
         return r;
     }
     // Not ordered by the bits it was asked to sort by.
-    const BitSpan span = bits;
-    auto field = [span](const Key& k) { return bit_field(to_bits(k), span.begin, span.end); };
+    auto field = [bits](const Key& k) { return bit_field(to_bits(k), bits.begin, bits.end); };
     auto field_less = [field](const Key& a, const Key& b) { return field(a) < field(b); };
     CheckResult sorted = check_sorted(out.keys.data(), n, field_less);
     if (!sorted.ok) {
@@ -204,31 +303,15 @@ CheckResult judge(const SortData<Key>& in, const SortData<Key>& expected, const 
     return keys;
 }
 
-// ---- The check on the device ----------------------------------------------------------------------
-
-template <class Key>
-CheckResult check_sort(const SortImpl<Key>& impl, const SortProblem<Key>& p) {
-    const SortData<Key>& in = p.in;
-    DeviceSort<Key> d(in, impl.workspace_bytes(in.keys.size(), in.pairs), p.bits);
-    d.poison();
-    impl.run(d.args);
-    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    const CheckResult guards = d.check_guards();
-    if (!guards.ok) return guards;
-    const SortData<Key> out = d.output();
-    const bool unchanged = compare_exact(in.keys, d.keys_in.to_host()).ok &&
-                           (!in.pairs || compare_exact(in.values, d.values_in.to_host()).ok);
-    const HintScope tiles(tile_boundaries<Key>(in.pairs));
-    return and_input_unchanged(judge(in, p.expected, out, p.bits), unchanged);
-}
-
-#define INSTANTIATE_CHECK(Key)                                                                                  \
-    template CheckResult judge<Key>(const SortData<Key>&, const SortData<Key>&, const SortData<Key>&, BitSpan); \
-    template CheckResult check_sort<Key>(const SortImpl<Key>&, const SortProblem<Key>&);
-INSTANTIATE_CHECK(std::uint32_t)
-INSTANTIATE_CHECK(std::int32_t)
-INSTANTIATE_CHECK(float)
-INSTANTIATE_CHECK(std::uint64_t)
-#undef INSTANTIATE_CHECK
+#define INSTANTIATE_JUDGE(Key)                                                                              \
+    template SortData<Key> make_input<Key>(std::size_t, InputKind, bool, std::uint64_t);                    \
+    template SortData<Key> expected_sort<Key>(const SortData<Key>&, BitSpan);                               \
+    template SortProblem<Key> make_sort_problem<Key>(std::size_t, InputKind, bool, BitSpan, std::uint64_t); \
+    template CheckResult judge<Key>(const SortData<Key>&, const SortData<Key>&, const SortData<Key>&, BitSpan);
+INSTANTIATE_JUDGE(std::uint32_t)
+INSTANTIATE_JUDGE(std::int32_t)
+INSTANTIATE_JUDGE(float)
+INSTANTIATE_JUDGE(std::uint64_t)
+#undef INSTANTIATE_JUDGE
 
 }  // namespace radix_sort

@@ -1,17 +1,22 @@
-// merge_sort_harness.cu: exercise 07's table of variants, its cases, the benchmark of one size and
-// its memory (merge_sort_judge.cu and merge_sort_runs.cu do the work).
+// merge_sort_harness.cu: exercise 07's options, cases, the check of one case, the memory of one size
+// and the table of variants (merge_sort_judge.cu and merge_sort_runs.cu do the work).
 #include "merge_sort_harness.h"
 
 #include "common/check.h"
-
-#include <algorithm>
-#include <cmath>
+#include "common/device_buffer.h"
+#include "common/type_dispatch.h"
 
 namespace merge_sort {
 
 using namespace pmpp;
 
-// ---- The case list ---------------------------------------------------------------------------
+// ---- The options -----------------------------------------------------------------------------
+
+// The key types in KeyType's order, for with_type<Keys>(type, ...), and their names.
+using Keys = TypeList<std::uint32_t, std::int32_t, float, std::uint64_t, Event>;
+constexpr KeyType kKeyTypes[] = {KeyType::U32, KeyType::I32, KeyType::F32, KeyType::U64, KeyType::Event};
+constexpr const char* kKeyTypeNames[] = {"u32", "i32", "f32", "u64", "event"};
+const char* to_string(KeyType type) { return kKeyTypeNames[static_cast<int>(type)]; }
 
 namespace {
 
@@ -19,24 +24,21 @@ constexpr std::size_t kLarge = (std::size_t{1} << 26) + 3;
 constexpr std::size_t kMedium = (std::size_t{1} << 20) + 5;
 constexpr std::size_t p2(int k) { return std::size_t{1} << k; }
 
-// The exercise's own options, with their defaults.
-std::vector<ExtraOption> merge_sort_options() {
-    return {
-        {"op", "OP", "which operation to check and benchmark", "all", {"merge", "sort", "all"}},
-        {"type",
-         "TYPE",
-         "key type of the benchmark (event: an 8-byte struct ordered by time)",
-         "u32",
-         {"u32", "i32", "f32", "u64", "event"}},
-    };
-}
+const std::vector<ExtraOption> kOptions = {
+    {"op", "OP", "which operation to check and benchmark", "all", {"merge", "sort", "all"}},
+    {"type",
+     "TYPE",
+     "key type of the benchmark (event: an 8-byte struct ordered by time)",
+     "u32",
+     {"u32", "i32", "f32", "u64", "event"}},
+};
 
 // An exercise option's value: the command line's, or the default where the options hold no
 // exercise options at all (a bench or cases function called directly, as
 // pmpp::testing::expect_memory_estimates calls def.bench with a default pmpp::Options).
 std::string option(const Options& opts, const std::string& name) {
     if (opts.extra.count(name)) return opts.get(name);
-    for (const ExtraOption& o : merge_sort_options())
+    for (const ExtraOption& o : kOptions)
         if (o.name == name) return o.default_value;
     return opts.get(name);  // not an option of this exercise: get() says so
 }
@@ -46,11 +48,20 @@ struct OpChoice {
 };
 OpChoice op_choice(const Options& opts) {
     const std::string op = option(opts, "op");
-    if (op == "all") return {};
-    if (op == "merge") return {true, false};
-    if (op == "sort") return {false, true};
-    throw UsageError("option --op: '" + op + "' is not one of merge, sort, all");
+    if (op != "all" && op != "merge" && op != "sort")
+        throw UsageError("option --op: '" + op + "' is not one of merge, sort, all");
+    return {op != "sort", op != "merge"};
 }
+
+KeyType key_type(const Options& opts) {
+    KeyType type;
+    const std::string name = option(opts, "type");
+    if (!parse_named(name, kKeyTypes, type))
+        throw UsageError("option --type: '" + name + "' is not one of u32, i32, f32, u64, event");
+    return type;
+}
+
+// ---- The case list ---------------------------------------------------------------------------
 
 const std::vector<Distribution> kOtherDistributions = {Distribution::FewDistinct, Distribution::AllEqual,
                                                        Distribution::Sorted, Distribution::Reversed};
@@ -59,14 +70,13 @@ std::vector<MergeSortCase> merge_sort_cases(const Options& opts) {
     const OpChoice op = op_choice(opts);
     std::vector<MergeSortCase> cases;
     auto add = [&](const MergeSortSpec& spec, const std::vector<std::size_t>& sizes, Distribution dist) {
-        for (std::size_t n : sizes) cases.push_back(make_case(spec, n, dist));
+        for (std::size_t n : sizes) cases.push_back({n, dist, spec});
     };
     // The merge first: tasks 1-3 come before task 4, and so do their messages.
     if (op.merge) {
         // u32, A and B halves: every power-of-two edge of the total, and large sizes.
         std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 16, 20});
-        sizes.push_back(kMedium);
-        sizes.push_back(kLarge);
+        sizes.insert(sizes.end(), {kMedium, kLarge});
         add({Op::Merge, KeyType::U32}, sizes, Distribution::Uniform);
         // u32 and events (whose ids show which side a tie came from): every shape, ties.
         for (KeyType type : {KeyType::U32, KeyType::Event}) {
@@ -90,9 +100,7 @@ std::vector<MergeSortCase> merge_sort_cases(const Options& opts) {
         // distributions at four sizes.
         const MergeSortSpec keys{Op::Sort, KeyType::U32, false};
         std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 13, 14, 16, 17, 20});
-        for (std::size_t n : {4351, 4352, 4353, 8703, 8704, 8705, 17407, 17408, 17409, 34817}) sizes.push_back(n);
-        sizes.push_back(kMedium);
-        sizes.push_back(kLarge);
+        sizes.insert(sizes.end(), {4351, 4352, 4353, 8703, 8704, 8705, 17407, 17408, 17409, 34817, kMedium, kLarge});
         add(keys, sizes, Distribution::Uniform);
         for (Distribution d : kOtherDistributions) add(keys, {1000, p2(13) + 1, p2(17) + 1, kMedium}, d);
         // u32 keys with values (the fast variant's sort tile: 512 x 11 = 5632)
@@ -110,44 +118,65 @@ std::vector<MergeSortCase> merge_sort_cases(const Options& opts) {
     return cases;
 }
 
-KeyType key_type(const Options& opts) {
-    KeyType type;
-    const std::string name = option(opts, "type");
-    if (!parse_key_type(name, type))
-        throw UsageError("option --type: '" + name + "' is not one of u32, i32, f32, u64, event");
-    return type;
+// ---- The check of one case ------------------------------------------------------------------
+
+// One case's problem (MergeSortProblem::typed): its inputs and the CPU's answer.
+template <class Key>
+struct MergeProblem {
+    MergeInputs<Key> in;
+    std::vector<Key> expected;
+};
+template <class Key, class Value>
+struct SortProblem {
+    SortInputs<Key, Value> in, expected;
+};
+
+MergeSortProblem make_problem(const MergeSortCase& c, std::uint64_t seed, const Options&) {
+    return with_type<Keys>(c.spec.type, [&](auto tag) -> MergeSortProblem {
+        using Key = typename decltype(tag)::type;
+        if (c.spec.op == Op::Merge) {
+            auto p = std::make_shared<MergeProblem<Key>>();
+            p->in = merge_inputs<Key>(c.n, c.dist, c.spec.shape, seed);
+            p->expected = expected_merge(p->in);
+            return {p};
+        }
+        auto sort = [&](auto value_tag) -> MergeSortProblem {
+            using Value = typename decltype(value_tag)::type;
+            auto p = std::make_shared<SortProblem<Key, Value>>();
+            p->in = sort_inputs<Key, Value>(c.n, c.dist, seed);
+            p->expected = expected_sort(p->in);
+            return {p};
+        };
+        return c.spec.pairs ? sort(TypeTag<PairValue>{}) : sort(TypeTag<NoValues>{});
+    });
 }
 
-// ---- The benchmark ---------------------------------------------------------------------------
-
-// The rows of one variant at size n for the run's --type and --op: the sort of keys ("kernel", the
-// headline section, whose student row is the key figure), the sort of keys with values, the merge.
-std::vector<Measurement> merge_sort_bench(const MergeSortExercise::Row& v, MergeSortBenchProblem& problem,
-                                          std::size_t n, BenchContext& ctx) {
-    const OpChoice op = op_choice(ctx.opts);
-    const KeyType type = key_type(ctx.opts);
-    return with_type<Keys>(type, [&](auto tag) {
+// A merge case checks the co-rank first (the student's), then each merge; a sort case the sort of
+// its value type. The student's messages name the task.
+CheckResult check(const MergeSortExercise::Row& v, const MergeSortProblem& p, const MergeSortCase& c, const Options&) {
+    const MergeSortFn& fn = v.fn;
+    auto task = [&](const char* name, const CheckResult& r) { return fn.student_tasks ? prefixed(name, r) : r; };
+    return with_type<Keys>(c.spec.type, [&](auto tag) {
         using Key = typename decltype(tag)::type;
-        const bool cpu = v.kind == ImplKind::Cpu;
-        const std::string name = to_string(type);
-        std::vector<Measurement> rows;
-        if (op.sort) {
-            const std::string pairs = "sort " + name + " keys with u32 values";
-            rows.push_back(
-                cpu ? bench_sort_cpu<Key, NoValues>(problem, n, ctx, "kernel")
-                    : bench_sort_call(v.fn.sort<Key, NoValues>(), problem, n, ctx, "kernel", v.fn.sort_start));
-            rows.push_back(cpu ? bench_sort_cpu<Key, PairValue>(problem, n, ctx, pairs)
-                               : bench_sort_call(v.fn.sort<Key, PairValue>(), problem, n, ctx, pairs, v.fn.sort_start));
+        if (c.spec.op == Op::Sort) {
+            auto sort = [&](auto value_tag) {
+                using Value = typename decltype(value_tag)::type;
+                const auto& problem = *static_cast<const SortProblem<Key, Value>*>(p.typed.get());
+                return task("task 4, sort_student",
+                            check_sort(fn.sort<Key, Value>(), problem.in, problem.expected, fn.sort_start));
+            };
+            return c.spec.pairs ? sort(TypeTag<PairValue>{}) : sort(TypeTag<NoValues>{});
         }
-        if (op.merge) {
-            const std::string section = "merge of two sorted arrays of n/2 " + name + " keys";
-            if (cpu) rows.push_back(bench_merge_cpu<Key>(problem, n, ctx, section));
-            for (const auto& merge : v.fn.of<Key>().merges) {
-                const std::string label = merge.label.empty() ? "" : v.name + " " + merge.label;
-                rows.push_back(bench_merge_call<Key>(merge.run, problem, n, ctx, section, label));
-            }
+        const auto& problem = *static_cast<const MergeProblem<Key>*>(p.typed.get());
+        const KeyCalls<Key>& calls = fn.of<Key>();
+        if (calls.co_rank) {
+            const CheckResult r = check_co_rank<Key>(calls.co_rank, problem.in);
+            if (!r.ok) return task("task 1, co_rank_student", r);
         }
-        return rows;
+        for (const auto& merge : calls.merges)
+            if (CheckResult r = check_merge(merge.run, problem.in, problem.expected); !r.ok)
+                return task(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
+        return CheckResult::pass(c.n);
     });
 }
 
@@ -175,28 +204,19 @@ std::vector<Measurement> merge_sort_bench(const MergeSortExercise::Row& v, Merge
 // missing from what fits() finds free; the terms count what this size allocates (its problem,
 // freed before the next size's is made), CUB's growing block at its full size.
 
-constexpr double kValueBytes = sizeof(PairValue);
-constexpr double kSplitBytes = sizeof(std::size_t);
-
-// What the estimates depend on: the size of a key (--type) and the operations run (--op).
+// What the estimates depend on: a key's bytes and its guard zones' (--type), the operations (--op).
 struct Footprint {
-    double key = 4;
-    bool sort = true, merge = true;
+    double key, key_guards;
+    OpChoice op;
 };
-
 Footprint footprint(const Options& opts) {
-    Footprint f;
-    f.key = with_type<Keys>(key_type(opts),
-                            [](auto tag) { return static_cast<double>(sizeof(typename decltype(tag)::type)); });
-    const OpChoice op = op_choice(opts);
-    f.sort = op.sort;
-    f.merge = op.merge;
-    return f;
+    return with_type<Keys>(key_type(opts), [&](auto tag) {
+        using Key = typename decltype(tag)::type;
+        return Footprint{static_cast<double>(sizeof(Key)), 2.0 * guard_bytes<Key>(), op_choice(opts)};
+    });
 }
-
-// The two guard zones of a GuardedBuffer of elements of `bytes` bytes (device_buffer.h's
-// guard_bytes: 1024 elements, at least 256 bytes, in whole 256 bytes).
-double guard_zones(double bytes) { return 2.0 * std::ceil(std::max(256.0, 1024.0 * bytes) / 256.0) * 256.0; }
+constexpr double kValueBytes = sizeof(PairValue);
+constexpr double kValueGuards = 2.0 * guard_bytes<PairValue>(), kSplitGuards = 2.0 * guard_bytes<std::size_t>();
 
 // The merge partitions of a library's merge sort of n keys of `key` bytes (CUB's, which
 // thrust::sort calls too): one offset of at most 8 bytes per tile of at least 256 x 11 keys of 4
@@ -206,20 +226,21 @@ double library_partitions(double n, double key) { return 8.0 * (n * key / (256.0
 double merge_sort_device_bytes(std::size_t count, const Options& opts) {
     const Footprint f = footprint(opts);
     const double n = static_cast<double>(count), K = f.key, V = kValueBytes;
-    const double splits = kSplitBytes * static_cast<double>(split_capacity(count));  // 8 bytes per 32 keys: 0.25 n
+    const double splits =
+        sizeof(std::size_t) * static_cast<double>(split_capacity(count));  // 8 bytes per 32 keys: 0.25 n
     // The size's problem (MergeSortBenchProblem): each section's inputs and the CPU's answer on
     // the device, every section of --op held while every implementation runs.
-    const double cached_keys_sort = f.sort ? 2 * K * n : 0;  // pristine input keys, expected keys: 2 K n
-    const double cached_pairs_sort = f.sort ? 2 * (K + V) * n : 0;  // the same with values: 2 (K + V) n
-    const double cached_merge = f.merge ? 2 * K * n : 0;  // pristine A and B, expected C: 2 K n
+    const double cached_keys_sort = f.op.sort ? 2 * K * n : 0;  // pristine input keys, expected keys: 2 K n
+    const double cached_pairs_sort = f.op.sort ? 2 * (K + V) * n : 0;  // the same with values: 2 (K + V) n
+    const double cached_merge = f.op.merge ? 2 * K * n : 0;  // pristine A and B, expected C: 2 K n
     double row = 0;
-    if (f.sort) {
+    if (f.op.sort) {
         // The key-value sort's arrays (DeviceSortArrays): keys_in, keys_out, keys_scratch and the
         // values' three, 3 (K + V) n, and the splits. (The keys-only sort's hold 3 K n and the
         // splits, the merge's a, b, c and splits 2 K n + 0.25 n: less.) Their guard zones:
         // keys_out, keys_scratch, values_out, values_scratch and splits.
         const double sort_arrays = 3 * (K + V) * n + splits;
-        const double sort_guards = 2 * guard_zones(K) + 2 * guard_zones(V) + guard_zones(kSplitBytes);
+        const double sort_guards = 2 * f.key_guards + 2 * kValueGuards + kSplitGuards;
         // CUB's temporary storage (merge_sort_cub.cu: one static block, grown when a call needs
         // more, kept to the end): the size's largest request, SortPairsCopy's copy of the keys and
         // of the values and its partitions: (K + V) n.
@@ -233,7 +254,7 @@ double merge_sort_device_bytes(std::size_t count, const Options& opts) {
     } else {
         // --op merge: a merge row's a and b (K n), c (K n) and splits, with the guard zones of c
         // and the splits; the libraries' temporaries are the merge's partitions only (small).
-        row = 2 * K * n + splits + guard_zones(K) + guard_zones(kSplitBytes);
+        row = 2 * K * n + splits + f.key_guards + kSplitGuards;
     }
     // Small buffers (the device checks' counters, the empty value arrays' guards, the libraries'
     // merge partitions) and the rounding of the ~20 large ones to cudaMalloc's 2 MiB pages.
@@ -246,14 +267,14 @@ double merge_sort_host_bytes(std::size_t count, const Options& opts) {
     const double n = static_cast<double>(count), K = f.key, V = kValueBytes;
     // The problem's host side: each section's input and the CPU's answer (as on the device:
     // keys-only sort 2 K n, key-value sort 2 (K + V) n, merge 2 K n).
-    const double cached = ((f.sort ? 2 * K + 2 * (K + V) : 0) + (f.merge ? 2 * K : 0)) * n;
+    const double cached = ((f.op.sort ? 2 * K + 2 * (K + V) : 0) + (f.op.merge ? 2 * K : 0)) * n;
     // The CPU reference's largest row. With a sort, the key-value sort's: the copy of the input it
     // sorts ((K + V) n) and sort_cpu's scratch keys and values ((K + V) n). With the merge alone,
     // the merge's output (K n). While the problem is made less is held: beside the entries already
     // made, a merge's inputs take at most 2.5 K n (the keys drawn, dealt into A and B, one half
     // sorted with its scratch), the key-value sort's 3 (K + V) n (input, answer, the scratch of
     // the answer's sort; for events 4 n more while their times are drawn, freed before).
-    const double cpu_row = f.sort ? 2 * (K + V) * n : K * n;
+    const double cpu_row = f.op.sort ? 2 * (K + V) * n : K * n;
     // The C++ and CUDA libraries' own, the report's strings, the sort's threads.
     const double small = 16 * kMiB;
     return cached + cpu_row + small;
@@ -357,7 +378,7 @@ MergeSortExercise make_exercise() {
     };
     ex.baseline = "cub";
     ex.items_unit = "Gkeys/s";
-    ex.extra_options = merge_sort_options();
+    ex.extra_options = kOptions;
     ex.max_size = std::size_t{1} << 31;
     ex.bench_sizes = {p2(20), p2(24), p2(28)};
     ex.cases = merge_sort_cases;
@@ -369,12 +390,16 @@ MergeSortExercise make_exercise() {
                              : std::string("merge ") + to_string(s.type) + " [" + to_string(s.shape) + "]";
         return what + " " + to_string(c.dist);
     };
-    ex.make_problem = [](const MergeSortCase& c, std::uint64_t seed, const Options&) { return make_problem(c, seed); };
-    ex.check = [](const MergeSortExercise::Row& v, const MergeSortProblem& p, const MergeSortCase& c, const Options&) {
-        return check(v.fn, p, c);
-    };
+    ex.make_problem = make_problem;
+    ex.check = check;
     ex.make_bench_problem = [](std::size_t, BenchContext&) { return MergeSortBenchProblem{}; };
-    ex.bench = merge_sort_bench;
+    ex.bench = [](const MergeSortExercise::Row& v, MergeSortBenchProblem& problem, std::size_t n, BenchContext& ctx) {
+        const OpChoice op = op_choice(ctx.opts);
+        const KeyType type = key_type(ctx.opts);
+        return with_type<Keys>(type, [&](auto tag) {
+            return bench_variant<typename decltype(tag)::type>(v, problem, n, ctx, to_string(type), op.sort, op.merge);
+        });
+    };
     // The benchmark of the run's --type and --op at size n, counted above (--type u32, --op all:
     // 76.25 n + 32 MiB on the device, 48 n + 16 MiB on the host; at 2^28, 19.1 GiB and 12.0 GiB).
     ex.device_bytes = merge_sort_device_bytes;

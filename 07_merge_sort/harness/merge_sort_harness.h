@@ -2,13 +2,13 @@
 // shared by main.cu and the tests. Two operations, each with its own cases and benchmark tables:
 // merge (two sorted arrays) and sort (keys, or keys with values), for every key type of
 // merge_sort.h. merge_sort_judge.cu: inputs and judges; merge_sort_runs.cu: the device runs of the
-// check and the benchmark; merge_sort_harness.cu: cases, variants, memory.
+// check and the benchmark's rows; merge_sort_harness.cu: options, cases, the check of a case, memory,
+// the variants.
 #pragma once
 
 #include "merge_sort.h"
 
 #include "common/exercise.h"
-#include "common/type_dispatch.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,12 +22,8 @@
 namespace merge_sort {
 
 enum class Op { Sort, Merge };
-enum class KeyType { U32, I32, F32, U64, Event };
-inline constexpr KeyType kKeyTypes[] = {KeyType::U32, KeyType::I32, KeyType::F32, KeyType::U64, KeyType::Event};
-// The key types in KeyType's order, for pmpp::with_type<Keys>(type, ...).
-using Keys = pmpp::TypeList<std::uint32_t, std::int32_t, float, std::uint64_t, Event>;
+enum class KeyType { U32, I32, F32, U64, Event };  // the key types of MergeSortFn, in its order
 const char* to_string(KeyType type);  // u32, i32, f32, u64, event
-inline bool parse_key_type(const std::string& text, KeyType& out) { return pmpp::parse_named(text, kKeyTypes, out); }
 
 // How a merge case deals its n keys to A and B.
 enum class MergeShape {
@@ -63,7 +59,7 @@ template <class Key>
 using CoRankCall =
     std::function<std::size_t(std::size_t k, const Key* a, std::size_t na, const Key* b, std::size_t nb)>;
 
-// An implementation's merges: one, or the student's two (labelled "basic" and "tiled").
+// One merge of an implementation: the student has two, labelled "basic" and "tiled".
 template <class Key>
 struct NamedMerge {
     std::string label;
@@ -71,8 +67,7 @@ struct NamedMerge {
 };
 
 // What the check runs of one implementation for one key type: its co-rank (the student's task 1,
-// checked on the host before the merges; empty for the others), its merges (the student's two:
-// "basic", then "tiled") and its sorts of keys and of keys with values.
+// checked on the host before the merges; empty for the others), its merges and its two sorts.
 template <class Key>
 struct KeyCalls {
     using KeyType = Key;
@@ -130,34 +125,35 @@ template <class Key, class Value>
 SortInputs<Key, Value> sort_inputs(std::size_t n, pmpp::Distribution dist, std::uint64_t seed);
 // The right answers, from the CPU reference.
 template <class Key>
-std::vector<Key> expected_merge(const MergeInputs<Key>& in);
+std::vector<Key> expected_merge(const MergeInputs<Key>& in) {
+    std::vector<Key> c(in.a.size() + in.b.size());
+    merge_cpu(in.a.data(), in.a.size(), in.b.data(), in.b.size(), c.data(), LessOf<Key>{});
+    return c;
+}
 template <class Key, class Value>
-SortInputs<Key, Value> expected_sort(const SortInputs<Key, Value>& in);
+SortInputs<Key, Value> expected_sort(const SortInputs<Key, Value>& in) {
+    SortInputs<Key, Value> out = in;
+    Value* values = nullptr;
+    if constexpr (kHasValues<Value>) values = out.values.data();
+    sort_cpu(out.keys.data(), values, out.keys.size(), LessOf<Key>{});
+    return out;
+}
 
-// One check case's problem: its inputs and the CPU's answer, a MergeProblem<Key> or a
-// SortProblem<Key, Value> as the case's spec says.
-template <class Key>
-struct MergeProblem {
-    MergeInputs<Key> in;
-    std::vector<Key> expected;
-};
-template <class Key, class Value>
-struct SortProblem {
-    SortInputs<Key, Value> in, expected;
-};
+// One check case's problem: a MergeProblem<Key> or a SortProblem<Key, Value>
+// (merge_sort_harness.cu), as the case's spec says.
 struct MergeSortProblem {
     std::shared_ptr<const void> typed;
 };
 
 // One benchmark size's problem: each section's inputs and the CPU's answer (on the host and the
-// device), made by the first variant that needs them and kept for the others.
+// device), made (T(args...)) by the first variant that needs them and kept for the others.
 struct MergeSortBenchProblem {
     std::map<std::string, std::shared_ptr<void>> sections;
 
-    template <class T, class Make>
-    const T& section(const std::string& name, Make make) {
+    template <class T, class... Args>
+    const T& section(const std::string& name, const Args&... args) {
         std::shared_ptr<void>& entry = sections[name + " | " + typeid(T).name()];
-        if (!entry) entry = std::make_shared<T>(make());
+        if (!entry) entry = std::make_shared<T>(args...);
         return *static_cast<const T*>(entry.get());
     }
 };
@@ -166,9 +162,7 @@ struct MergeSortBenchProblem {
 // merge, the stable sort: both unique). When it does not, `explain` names the first property it
 // breaks, in this order: never written, not ordered by the comparator, not a permutation of the
 // input, values not travelling with their keys, equal keys out of order; and the hints of every
-// check that found something reach the report: the comparison's patterns (where the wrong part
-// starts, an element shifted), the order's (sorted runs never merged), the elements' (which were
-// lost, which doubled).
+// check that found something reach the report.
 template <class Key>
 pmpp::CheckResult judge_merge(const MergeInputs<Key>& in, const std::vector<Key>& expected, const std::vector<Key>& out,
                               bool explain = true);
@@ -180,12 +174,9 @@ template <class Key>
 pmpp::CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeInputs<Key>& in);
 
 // Device checks: run the call once on poisoned outputs (thrust's: on a copy of the input); then
-// the guard zones of every array it may write (c and splits; keys_out, values_out, keys_scratch,
-// values_scratch and splits), so a write outside one fails with "wrote 1 element past the end of
-// c"; then judge (a wrong sort's report also says when keys_scratch holds the right answer); then
-// the inputs must be unchanged. Both name their patterns by the structure of the kernels
-// (HintScope): a merge's slices of 8 outputs, tiles of 1024 and block ranges of 4096, a sort's
-// tiles of 1024, and the fast variant's tiles for these keys.
+// the guard zones of every array it may write ("wrote 1 element past the end of c"); then judge
+// (a wrong sort's report also says when keys_scratch holds the right answer); then the inputs
+// must be unchanged. Hints name positions by the kernels' slices and tiles (HintScope).
 template <class Key>
 pmpp::CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in,
                               const std::vector<Key>& expected);
@@ -194,20 +185,16 @@ pmpp::CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<
                              const SortInputs<Key, Value>& expected, SortStart start = SortStart::PoisonedOutputs);
 
 // "what: message", for a failure.
-pmpp::CheckResult prefixed(const std::string& what, pmpp::CheckResult r);
+inline pmpp::CheckResult prefixed(const std::string& what, pmpp::CheckResult r) {
+    if (!r.ok) r.message = what + ": " + r.message;
+    return r;
+}
 
-// One case's problem, and the check of one variant on it: the co-rank first (the student's),
-// then each merge, or the sort; the student's messages name the task.
-MergeSortProblem make_problem(const MergeSortCase& c, std::uint64_t seed);
-pmpp::CheckResult check(const MergeSortFn& fn, const MergeSortProblem& p, const MergeSortCase& c);
-
-// The benchmark of one call at size n (uniform input from ctx.seed, made once per section in
-// `problem`), as every device implementation is timed: one row. Each run (the first one, timed
-// once to choose the number of repeats, then every warm-up and timed run) starts from poisoned
-// outputs (or the copy of the input) and re-armed guard zones, and is checked afterwards on the
-// device: the guards of every array the call may write, the output against the CPU's answer, the
-// inputs unchanged. The first wrong run makes the row WRONG, its message naming the run ("warm-up
-// run 2 of 2: keys_out: ..."). The CPU's rows: bench_sort_cpu and bench_merge_cpu.
+// The benchmark's row of one call at size n (uniform input from ctx.seed, made once per section in
+// `problem`). Every run (the first, timed once to choose the number of repeats, then every warm-up
+// and timed run) starts from poisoned outputs (or the copy of the input) and is checked on the
+// device afterwards: guards, the output against the CPU's answer, the inputs unchanged. The first
+// wrong run makes the row WRONG, its message naming the run ("warm-up run 2 of 2: keys_out: ...").
 template <class Key, class Value>
 pmpp::Measurement bench_sort_call(const SortCall<Key, Value>& sort, MergeSortBenchProblem& problem, std::size_t n,
                                   pmpp::BenchContext& ctx, const std::string& section,
@@ -215,17 +202,16 @@ pmpp::Measurement bench_sort_call(const SortCall<Key, Value>& sort, MergeSortBen
 template <class Key>
 pmpp::Measurement bench_merge_call(const MergeCall<Key>& merge, MergeSortBenchProblem& problem, std::size_t n,
                                    pmpp::BenchContext& ctx, const std::string& section, const std::string& label);
-template <class Key, class Value>
-pmpp::Measurement bench_sort_cpu(MergeSortBenchProblem& problem, std::size_t n, pmpp::BenchContext& ctx,
-                                 const std::string& section);
-template <class Key>
-pmpp::Measurement bench_merge_cpu(MergeSortBenchProblem& problem, std::size_t n, pmpp::BenchContext& ctx,
-                                  const std::string& section);
 
 using MergeSortExercise = pmpp::Exercise<MergeSortSpec, MergeSortFn, MergeSortProblem, MergeSortBenchProblem>;
 const MergeSortExercise& exercise();
 
-// A case of the case list's kind (for tests).
-MergeSortCase make_case(const MergeSortSpec& spec, std::size_t n, pmpp::Distribution dist);
+// The rows of one variant at size n for the run's --type (Key, named key_name) and --op: the sort
+// of keys ("kernel", the headline section, whose student row is the key figure), the sort of keys
+// with values, the merge; the CPU's rows time merge_cpu and sort_cpu on the host.
+template <class Key>
+std::vector<pmpp::Measurement> bench_variant(const MergeSortExercise::Row& v, MergeSortBenchProblem& problem,
+                                             std::size_t n, pmpp::BenchContext& ctx, const std::string& key_name,
+                                             bool sort, bool merge);
 
 }  // namespace merge_sort

@@ -1,5 +1,5 @@
-// merge_sort_judge.cu: exercise 07's check: names, inputs, the CPU's answers, the judges of an
-// output, the check of a co-rank function, and one case's problem and check.
+// merge_sort_judge.cu: exercise 07's check on the host: names, inputs, the CPU's answers, the
+// judges of an output, and the check of a co-rank function.
 #include "merge_sort_harness.h"
 
 #include "common/check.h"
@@ -15,31 +15,11 @@ using namespace pmpp;
 
 // ---- Names -----------------------------------------------------------------------------------
 
-const char* to_string(KeyType type) {
-    switch (type) {
-        case KeyType::U32: return "u32";
-        case KeyType::I32: return "i32";
-        case KeyType::F32: return "f32";
-        case KeyType::U64: return "u64";
-        case KeyType::Event: return "event";
-    }
-    return "?";
-}
-
-const char* to_string(MergeShape shape) {
-    switch (shape) {
-        case MergeShape::Halves: return "n/2 + n/2";
-        case MergeShape::AEmpty: return "0 + n";
-        case MergeShape::BEmpty: return "n + 0";
-        case MergeShape::AOne: return "1 + (n-1)";
-        case MergeShape::BOne: return "(n-1) + 1";
-        case MergeShape::AThird: return "n/3 + 2n/3";
-        case MergeShape::AllABeforeB: return "all of A before B";
-        case MergeShape::AllBBeforeA: return "all of B before A";
-        case MergeShape::Interleaved: return "interleaved";
-    }
-    return "?";
-}
+// In the enum's order.
+constexpr const char* kMergeShapeNames[kMergeShapes] = {
+    "n/2 + n/2",         "0 + n",      "n + 0", "1 + (n-1)", "(n-1) + 1", "n/3 + 2n/3", "all of A before B",
+    "all of B before A", "interleaved"};
+const char* to_string(MergeShape shape) { return kMergeShapeNames[static_cast<int>(shape)]; }
 
 namespace {
 
@@ -97,11 +77,10 @@ MergeInputs<Key> merge_inputs(std::size_t n, Distribution dist, MergeShape shape
         if (shape == MergeShape::Interleaved) {
             for (std::size_t i = 0; i < n; ++i) (i % 2 == 0 ? in.a : in.b).push_back(keys[i]);
         } else {
-            const std::size_t first = shape == MergeShape::AllABeforeB ? na : n - na;
-            std::vector<Key>& low = shape == MergeShape::AllABeforeB ? in.a : in.b;
-            std::vector<Key>& high = shape == MergeShape::AllABeforeB ? in.b : in.a;
-            low.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(first));
-            high.assign(keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end());
+            const bool a_first = shape == MergeShape::AllABeforeB;
+            const auto split = keys.begin() + static_cast<std::ptrdiff_t>(a_first ? na : n - na);
+            (a_first ? in.a : in.b).assign(keys.begin(), split);
+            (a_first ? in.b : in.a).assign(split, keys.end());
         }
     } else {
         in.a.assign(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(na));
@@ -128,39 +107,27 @@ SortInputs<Key, Value> sort_inputs(std::size_t n, Distribution dist, std::uint64
     return in;
 }
 
-template <class Key>
-std::vector<Key> expected_merge(const MergeInputs<Key>& in) {
-    std::vector<Key> c(in.a.size() + in.b.size());
-    merge_cpu(in.a.data(), in.a.size(), in.b.data(), in.b.size(), c.data(), LessOf<Key>{});
-    return c;
-}
-
-template <class Key, class Value>
-SortInputs<Key, Value> expected_sort(const SortInputs<Key, Value>& in) {
-    SortInputs<Key, Value> out = in;
-    Value* values = nullptr;
-    if constexpr (kHasValues<Value>) values = out.values.data();
-    sort_cpu(out.keys.data(), values, out.keys.size(), LessOf<Key>{});
-    return out;
-}
-
 // ---- Judging ---------------------------------------------------------------------------------
 
 namespace {
 
-template <class T>
-std::size_t count_never_written(const std::vector<T>& expected, const std::vector<T>& out) {
-    return pmpp::count_never_written(expected.data(), out.data(), out.size());
-}
-
-// The report of an output that breaks `first` (the first property that failed, or the comparison
-// itself when order and elements hold), with the hints of every check: the comparison's patterns,
-// the order's runs, the elements lost and doubled. Each is a fact about the output; together they
-// often name the mistake better than the first alone.
+// The report of an output that breaks `first`, with the hints of every check: the comparison's
+// patterns, the order's runs, the elements lost and doubled. Each is a fact about the output;
+// together they often name the mistake better than the first alone.
 CheckResult with_every_hint(CheckResult first, const std::vector<const CheckResult*>& checks) {
     first.hint.clear();
     for (const CheckResult* c : checks) first.add_hint(c->hint);
     return first;
+}
+
+// A wrong output (`wrong`: its comparison with the expected one) that is out of order or not a
+// permutation of `input`: the first of those two that failed, with every hint; else a pass.
+template <class Key>
+CheckResult order_or_elements(const CheckResult& wrong, const Key* input, const Key* out, std::size_t n) {
+    const CheckResult order = check_sorted(out, n, LessOf<Key>{});
+    const CheckResult elements = check_permutation(input, out, n);
+    if (order.ok && elements.ok) return order;
+    return with_every_hint(order.ok ? elements : order, {&wrong, &order, &elements});
 }
 
 }  // namespace
@@ -172,13 +139,10 @@ CheckResult judge_merge(const MergeInputs<Key>& in, const std::vector<Key>& expe
     if (r.ok || !explain || out.size() != expected.size()) return r;
     // Never written: the comparison's hint says how many and where; order and elements would
     // only repeat it (the poison is out of order, and not an element of the input).
-    if (count_never_written(expected, out) > 0) return r;
-    const CheckResult order = check_sorted(out.data(), out.size(), LessOf<Key>{});
+    if (count_never_written(expected.data(), out.data(), out.size()) > 0) return r;
     std::vector<Key> both(in.a);
     both.insert(both.end(), in.b.begin(), in.b.end());
-    const CheckResult elements = check_permutation(both.data(), out.data(), out.size());
-    if (!order.ok) return with_every_hint(order, {&r, &order, &elements});
-    if (!elements.ok) return with_every_hint(elements, {&r, &elements});
+    if (CheckResult broken = order_or_elements(r, both.data(), out.data(), out.size()); !broken.ok) return broken;
     // Ordered and holding exactly A and B: only equal keys can be in another place than the
     // stable merge puts them.
     r.message = "ordered and holding exactly the elements of A and B, but " + std::to_string(r.mismatches) +
@@ -199,13 +163,11 @@ CheckResult judge_sort(const SortInputs<Key, Value>& in, const SortInputs<Key, V
     if (keys.ok) values.message = "keys right, but the values: " + values.message;
     CheckResult& wrong = keys.ok ? values : keys;
     if (!explain) return wrong;
-    std::size_t unwritten = count_never_written(expected.keys, out.keys);
-    if constexpr (kHasValues<Value>) unwritten += count_never_written(expected.values, out.values);
+    std::size_t unwritten = count_never_written(expected.keys.data(), out.keys.data(), n);
+    if constexpr (kHasValues<Value>)
+        unwritten += count_never_written(expected.values.data(), out.values.data(), out.values.size());
     if (unwritten > 0) return wrong;  // its hint says how many and where
-    const CheckResult order = check_sorted(out.keys.data(), n, LessOf<Key>{});
-    const CheckResult elements = check_permutation(in.keys.data(), out.keys.data(), n);
-    if (!order.ok) return with_every_hint(order, {&wrong, &order, &elements});
-    if (!elements.ok) return with_every_hint(elements, {&wrong, &elements});
+    if (CheckResult broken = order_or_elements(wrong, in.keys.data(), out.keys.data(), n); !broken.ok) return broken;
     // Ordered and a permutation of the input: only keys that compare equal (events at the same
     // time) can stand in another order than the stable sort's.
     const std::string unstable = "equal keys (for events: equal times) are out of input order: the sort is not stable";
@@ -243,10 +205,7 @@ std::vector<std::size_t> counts_of_a(const MergeInputs<Key>& in, const std::vect
     for (std::size_t k : ks) {
         while (i + j < k) {
             const bool take_a = j == nb || (i < na && (ties_to_b ? less(in.a[i], in.b[j]) : !less(in.b[j], in.a[i])));
-            if (take_a)
-                ++i;
-            else
-                ++j;
+            ++(take_a ? i : j);
         }
         counts.push_back(i);
     }
@@ -307,80 +266,12 @@ CheckResult check_co_rank(const CoRankCall<Key>& co_rank_fn, const MergeInputs<K
     return CheckResult::pass(ks.size());
 }
 
-// ---- One case --------------------------------------------------------------------------------
-
-MergeSortCase make_case(const MergeSortSpec& spec, std::size_t n, Distribution dist) {
-    MergeSortCase c;
-    c.n = n;
-    c.dist = dist;
-    c.spec = spec;
-    return c;
-}
-
-MergeSortProblem make_problem(const MergeSortCase& c, std::uint64_t seed) {
-    return with_type<Keys>(c.spec.type, [&](auto tag) -> MergeSortProblem {
-        using Key = typename decltype(tag)::type;
-        if (c.spec.op == Op::Merge) {
-            auto p = std::make_shared<MergeProblem<Key>>();
-            p->in = merge_inputs<Key>(c.n, c.dist, c.spec.shape, seed);
-            p->expected = expected_merge(p->in);
-            return {p};
-        }
-        auto sort = [&](auto value_tag) -> MergeSortProblem {
-            using Value = typename decltype(value_tag)::type;
-            auto p = std::make_shared<SortProblem<Key, Value>>();
-            p->in = sort_inputs<Key, Value>(c.n, c.dist, seed);
-            p->expected = expected_sort(p->in);
-            return {p};
-        };
-        return c.spec.pairs ? sort(TypeTag<PairValue>{}) : sort(TypeTag<NoValues>{});
-    });
-}
-
-namespace {
-
-template <class Key>
-CheckResult check_merge_case(const MergeSortFn& fn, const MergeProblem<Key>& p, std::size_t n) {
-    const KeyCalls<Key>& calls = fn.of<Key>();
-    if (calls.co_rank) {
-        const CheckResult r = check_co_rank<Key>(calls.co_rank, p.in);
-        if (!r.ok) return fn.student_tasks ? prefixed("task 1, co_rank_student", r) : r;
-    }
-    for (const auto& merge : calls.merges) {
-        CheckResult r = check_merge(merge.run, p.in, p.expected);
-        if (r.ok) continue;
-        if (!fn.student_tasks) return r;
-        return prefixed(merge.label == "basic" ? "task 2, merge_basic_student" : "task 3, merge_tiled_student", r);
-    }
-    return CheckResult::pass(n);
-}
-
-template <class Key, class Value>
-CheckResult check_sort_case(const MergeSortFn& fn, const SortProblem<Key, Value>& p) {
-    const CheckResult r = check_sort(fn.sort<Key, Value>(), p.in, p.expected, fn.sort_start);
-    return fn.student_tasks ? prefixed("task 4, sort_student", r) : r;
-}
-
-}  // namespace
-
-CheckResult check(const MergeSortFn& fn, const MergeSortProblem& p, const MergeSortCase& c) {
-    return with_type<Keys>(c.spec.type, [&](auto tag) {
-        using Key = typename decltype(tag)::type;
-        const void* typed = p.typed.get();
-        if (c.spec.op == Op::Merge) return check_merge_case(fn, *static_cast<const MergeProblem<Key>*>(typed), c.n);
-        if (c.spec.pairs) return check_sort_case(fn, *static_cast<const SortProblem<Key, PairValue>*>(typed));
-        return check_sort_case(fn, *static_cast<const SortProblem<Key, NoValues>*>(typed));
-    });
-}
-
 #define INSTANTIATE_JUDGE_SORT(Key, Value)                                                                    \
     template SortInputs<Key, Value> sort_inputs<Key, Value>(std::size_t, Distribution, std::uint64_t);        \
-    template SortInputs<Key, Value> expected_sort<Key, Value>(const SortInputs<Key, Value>&);                 \
     template CheckResult judge_sort<Key, Value>(const SortInputs<Key, Value>&, const SortInputs<Key, Value>&, \
                                                 const SortInputs<Key, Value>&, bool);
 #define INSTANTIATE_JUDGE(Key, Less)                                                                                 \
     template MergeInputs<Key> merge_inputs<Key>(std::size_t, Distribution, MergeShape, std::uint64_t);               \
-    template std::vector<Key> expected_merge<Key>(const MergeInputs<Key>&);                                          \
     template CheckResult judge_merge<Key>(const MergeInputs<Key>&, const std::vector<Key>&, const std::vector<Key>&, \
                                           bool);                                                                     \
     template CheckResult check_co_rank<Key>(const CoRankCall<Key>&, const MergeInputs<Key>&);                        \

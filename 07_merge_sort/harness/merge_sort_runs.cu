@@ -1,5 +1,5 @@
 // merge_sort_runs.cu: the device side of exercise 07: a merge's and a sort's arrays between guard
-// zones, the check's one run of a call, and the benchmark's timed runs, every one checked.
+// zones, the check's one run of a call, and a variant's benchmark rows, every timed run checked.
 #include "merge_sort_harness.h"
 
 #include "common/cuda_check.h"
@@ -16,6 +16,32 @@ namespace merge_sort {
 using namespace pmpp;
 
 namespace {
+
+// A merge's device arrays: A and B, and the guarded C and split positions it writes.
+template <class Key>
+struct DeviceMergeArrays {
+    DeviceBuffer<Key> a, b;
+    GuardedBuffer<Key> c;
+    GuardedBuffer<std::size_t> splits;
+
+    explicit DeviceMergeArrays(const MergeInputs<Key>& in)
+        : c(in.a.size() + in.b.size(), "c"), splits(split_capacity(in.a.size() + in.b.size()), "splits") {
+        a.upload(in.a);
+        b.upload(in.b);
+    }
+    // Before every run: 0xFF in C and the splits, the guards armed again.
+    void prepare() {
+        c.poison();
+        splits.poison();
+    }
+    void run(const MergeCall<Key>& merge) { merge(a.data(), a.size(), b.data(), b.size(), c.data(), splits.data()); }
+    // The guard zones of every array the merge may write: the first one written outside.
+    CheckResult check_guards() const {
+        for (const CheckResult& r : {c.check_guards(), splits.check_guards()})
+            if (!r.ok) return r;
+        return CheckResult::pass(c.size());
+    }
+};
 
 // A sort's device arrays: input, output and scratch keys (and values), and the split positions.
 // Every array the sort may write is guarded, named as SortArgs names it, so a write outside one
@@ -52,18 +78,12 @@ struct DeviceSortArrays {
         keys_out.copy_from_device(keys_in.data());
         if constexpr (kValues) values_out.copy_from_device(values_in.data());
     }
+    // A keys-only sort's value pointers are null (merge_sort.h).
     SortArgs<Key, Value> args() {
-        SortArgs<Key, Value> a;
-        a.keys_in = keys_in.data();
-        a.keys_out = keys_out.data();
-        a.keys_scratch = keys_scratch.data();
-        a.splits = splits.data();
-        if constexpr (kValues) {
-            a.values_in = values_in.data();
-            a.values_out = values_out.data();
-            a.values_scratch = values_scratch.data();
-        }
-        return a;
+        if constexpr (kValues)
+            return {keys_in.data(),      values_in.data(),      keys_out.data(), values_out.data(),
+                    keys_scratch.data(), values_scratch.data(), splits.data()};
+        return {keys_in.data(), nullptr, keys_out.data(), nullptr, keys_scratch.data(), nullptr, splits.data()};
     }
     // The guard zones of every array the sort may write: the first one written outside.
     CheckResult check_guards() const {
@@ -94,18 +114,15 @@ struct DeviceSortArrays {
 // plan, merge_sort_2_tiled.cuh's kSortTile); and the fast variant's tiles for these keys.
 template <class Key>
 HintContext merge_hint_context() {
-    HintContext ctx;
-    ctx.boundaries = {{8, "basic-merge slice"},
-                      {1024, "merge tile"},
-                      {4096, "tiled-merge block"},
-                      {fast_tiles<Key, NoValues>().merge_tile, "fast-merge tile"}};
-    return ctx;
+    return {{{8, "basic-merge slice"},
+             {1024, "merge tile"},
+             {4096, "tiled-merge block"},
+             {fast_tiles<Key, NoValues>().merge_tile, "fast-merge tile"}},
+            {}};
 }
 template <class Key, class Value>
 HintContext sort_hint_context() {
-    HintContext ctx;
-    ctx.boundaries = {{1024, "sort tile"}, {fast_tiles<Key, Value>().sort_tile, "fast-sort tile"}};
-    return ctx;
+    return {{{1024, "sort tile"}, {fast_tiles<Key, Value>().sort_tile, "fast-sort tile"}}, {}};
 }
 
 // A sort whose keys_out is wrong may have left the right answer in the scratch arrays: its last
@@ -127,29 +144,17 @@ const char* const kSortWroteItsInput =
 
 }  // namespace
 
-CheckResult prefixed(const std::string& what, CheckResult r) {
-    if (!r.ok) r.message = what + ": " + r.message;
-    return r;
-}
-
 template <class Key>
 CheckResult check_merge(const MergeCall<Key>& merge, const MergeInputs<Key>& in, const std::vector<Key>& expected) {
     const HintScope hints(merge_hint_context<Key>());
-    const std::size_t na = in.a.size(), nb = in.b.size();
-    DeviceBuffer<Key> a, b;
-    GuardedBuffer<Key> c(na + nb, "c");
-    GuardedBuffer<std::size_t> splits(split_capacity(na + nb), "splits");
-    a.upload(in.a);
-    b.upload(in.b);
-    c.poison();
-    splits.poison();
-    merge(a.data(), na, b.data(), nb, c.data(), splits.data());
+    DeviceMergeArrays<Key> arrays(in);
+    arrays.prepare();
+    arrays.run(merge);
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    for (const CheckResult& guards : {c.check_guards(), splits.check_guards()})
-        if (!guards.ok) return guards;
-    CheckResult r = judge_merge(in, expected, c.to_host());
+    if (CheckResult guards = arrays.check_guards(); !guards.ok) return guards;
+    CheckResult r = judge_merge(in, expected, arrays.c.to_host());
     if (!r.ok) return r;
-    if (!compare_exact(in.a, a.to_host()).ok || !compare_exact(in.b, b.to_host()).ok)
+    if (!compare_exact(in.a, arrays.a.to_host()).ok || !compare_exact(in.b, arrays.b.to_host()).ok)
         return CheckResult::fail(kMergeWroteItsInput);
     return r;
 }
@@ -176,14 +181,6 @@ CheckResult check_sort(const SortCall<Key, Value>& sort, const SortInputs<Key, V
 
 namespace {
 
-// The first run of time_checked's numbering is "timed run 1 of 1": say what that run was.
-CheckResult as_probe_run(CheckResult r) {
-    const std::string numbered = "timed run 1 of 1: ";
-    if (r.message.rfind(numbered, 0) == 0) r.message.erase(0, numbered.size());
-    r.message = "first run (timed once, to choose the number of repeats): " + r.message;
-    return r;
-}
-
 std::string joined(const std::string& first, const std::string& second) {
     return first.empty() ? second : second.empty() ? first : first + "; " + second;
 }
@@ -197,8 +194,11 @@ TimedResult time_variant(BenchContext& ctx, const TimedCall& call) {
     once.warmup = 0;
     once.repeats = 1;
     TimedResult probe = time_checked(once, &ctx.flusher, call);
-    if (!probe.check.ok) {
-        probe.check = as_probe_run(probe.check);
+    if (!probe.check.ok) {  // time_checked numbers it "timed run 1 of 1": say what that run was
+        const std::string numbered = "timed run 1 of 1: ";
+        std::string& message = probe.check.message;
+        if (message.rfind(numbered, 0) == 0) message.erase(0, numbered.size());
+        message = "first run (timed once, to choose the number of repeats): " + message;
         return probe;
     }
     if (probe.ms.median > 1000) {
@@ -225,48 +225,52 @@ TimingOptions cpu_timing(const BenchContext& ctx, std::size_t n) {
     return t;
 }
 
-std::string host_threads_note() {
-    return format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
+// A row of n items (keys), each read and written once: `item_bytes` a key (and its value).
+Measurement row(const std::string& section, const std::string& label, std::size_t n, double item_bytes) {
+    Measurement m;
+    m.section = section;
+    m.label = label;
+    m.bytes = 2.0 * static_cast<double>(n) * item_bytes;
+    m.items = static_cast<double>(n);
+    return m;
 }
 
-// Every run's output is compared on the device, bit for bit, with the CPU's answer uploaded once
-// per size (at 2^28 that saves copying gigabytes back after every run); the inputs are compared
-// with a copy kept on the device, so a call cannot sort its input in place for the next one.
+// A size's inputs and the CPU's answer on the host and on the device. Every run's output is
+// compared on the device, bit for bit, with the answer uploaded once per size (at 2^28 that saves
+// copying gigabytes back after every run); the inputs are compared with a pristine copy kept on
+// the device, so a call cannot sort its input in place for the next one.
 template <class Key, class Value>
 struct SortBenchData {
     SortInputs<Key, Value> in, expected;
     DeviceBuffer<Key> input_keys, expected_keys;
     DeviceBuffer<Value> input_values, expected_values;
+
+    SortBenchData(std::size_t n, std::uint64_t seed)
+        : in(sort_inputs<Key, Value>(n, Distribution::Uniform, seed)), expected(expected_sort(in)) {
+        input_keys.upload(in.keys);
+        expected_keys.upload(expected.keys);
+        if constexpr (kHasValues<Value>) {
+            input_values.upload(in.values);
+            expected_values.upload(expected.values);
+        }
+    }
+};
+template <class Key>
+struct MergeBenchData {
+    MergeInputs<Key> in;
+    std::vector<Key> expected;
+    DeviceBuffer<Key> a, b, expected_c;
+
+    MergeBenchData(std::size_t n, std::uint64_t seed)
+        : in(merge_inputs<Key>(n, Distribution::Uniform, MergeShape::Halves, seed)), expected(expected_merge(in)) {
+        a.upload(in.a);
+        b.upload(in.b);
+        expected_c.upload(expected);
+    }
 };
 
-template <class Key, class Value>
-const SortBenchData<Key, Value>& sort_bench_data(MergeSortBenchProblem& problem, const std::string& section,
-                                                 std::size_t n, std::uint64_t seed) {
-    return problem.section<SortBenchData<Key, Value>>(section, [&] {
-        SortBenchData<Key, Value> d;
-        d.in = sort_inputs<Key, Value>(n, Distribution::Uniform, seed);
-        d.expected = expected_sort(d.in);
-        d.input_keys.upload(d.in.keys);
-        d.expected_keys.upload(d.expected.keys);
-        if constexpr (kHasValues<Value>) {
-            d.input_values.upload(d.in.values);
-            d.expected_values.upload(d.expected.values);
-        }
-        return d;
-    });
-}
-
-template <class Key, class Value>
-Measurement sort_row(const std::string& section, std::size_t n) {
-    Measurement m;
-    m.section = section;
-    m.bytes = 2.0 * static_cast<double>(n) * static_cast<double>(sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0));
-    m.items = static_cast<double>(n);
-    return m;
-}
-
-// The check of one benchmark run of a sort: guards of every array it may write, then keys_out
-// (and values_out) against the expected output, then the inputs unchanged; all on the device.
+// The check of one benchmark run, all on the device: the guards of every array the call may
+// write, then the output against the expected one, then the inputs unchanged.
 template <class Key, class Value>
 CheckResult verify_sort_run(const SortBenchData<Key, Value>& data, const DeviceSortArrays<Key, Value>& arrays) {
     const std::size_t n = arrays.keys_out.size();
@@ -284,33 +288,49 @@ CheckResult verify_sort_run(const SortBenchData<Key, Value>& data, const DeviceS
 }
 
 template <class Key>
-struct MergeBenchData {
-    MergeInputs<Key> in;
-    std::vector<Key> expected;
-    DeviceBuffer<Key> a, b, expected_c;  // a and b: pristine copies, to compare the merge's inputs with
-};
+CheckResult verify_merge_run(const MergeBenchData<Key>& data, const DeviceMergeArrays<Key>& arrays) {
+    const std::size_t n = arrays.c.size();
+    if (CheckResult guards = arrays.check_guards(); !guards.ok) return guards;
+    if (CheckResult out = compare_exact_on_device(data.expected_c.data(), arrays.c.data(), n); !out.ok)
+        return prefixed("c", out);
+    const std::size_t input_changed = count_differences_on_device(data.a.data(), arrays.a.data(), arrays.a.size()) +
+                                      count_differences_on_device(data.b.data(), arrays.b.data(), arrays.b.size());
+    if (input_changed != 0) return CheckResult::fail(kMergeWroteItsInput);
+    return CheckResult::pass(n);
+}
 
-template <class Key>
-const MergeBenchData<Key>& merge_bench_data(MergeSortBenchProblem& problem, const std::string& section, std::size_t n,
-                                            std::uint64_t seed) {
-    return problem.section<MergeBenchData<Key>>(section, [&] {
-        MergeBenchData<Key> d;
-        d.in = merge_inputs<Key>(n, Distribution::Uniform, MergeShape::Halves, seed);
-        d.expected = expected_merge(d.in);
-        d.a.upload(d.in.a);
-        d.b.upload(d.in.b);
-        d.expected_c.upload(d.expected);
-        return d;
-    });
+// The CPU's rows: time_host of the CPU reference on a copy of the input (or a poisoned output).
+template <class Key, class Value>
+Measurement bench_sort_cpu(MergeSortBenchProblem& problem, std::size_t n, BenchContext& ctx,
+                           const std::string& section) {
+    const auto& data = problem.section<SortBenchData<Key, Value>>(section, n, ctx.seed);
+    Measurement m = row(section, "", n, sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0));
+    SortInputs<Key, Value> copy;
+    auto values = [&]() -> Value* {
+        if constexpr (kHasValues<Value>) return copy.values.data();
+        return nullptr;
+    };
+    m.ms = time_host(
+        cpu_timing(ctx, n), [&] { sort_cpu(copy.keys.data(), values(), n, LessOf<Key>{}); }, [&] { copy = data.in; });
+    m.record_check(judge_sort(data.in, data.expected, copy, false));
+    m.note = format("%u host threads, for scale", std::max(1u, std::thread::hardware_concurrency()));
+    return m;
 }
 
 template <class Key>
-Measurement merge_row(const std::string& section, const std::string& label, std::size_t n) {
-    Measurement m;
-    m.section = section;
-    m.label = label;
-    m.bytes = 2.0 * static_cast<double>(n) * sizeof(Key);
-    m.items = static_cast<double>(n);
+Measurement bench_merge_cpu(MergeSortBenchProblem& problem, std::size_t n, BenchContext& ctx,
+                            const std::string& section) {
+    const auto& data = problem.section<MergeBenchData<Key>>(section, n, ctx.seed);
+    Measurement m = row(section, "", n, sizeof(Key));
+    std::vector<Key> c(n);
+    m.ms = time_host(
+        cpu_timing(ctx, n),
+        [&] {
+            merge_cpu(data.in.a.data(), data.in.a.size(), data.in.b.data(), data.in.b.size(), c.data(), LessOf<Key>{});
+        },
+        [&] { std::memset(static_cast<void*>(c.data()), 0xFF, n * sizeof(Key)); });
+    m.record_check(judge_merge(data.in, data.expected, c, false));
+    m.note = "one host thread";
     return m;
 }
 
@@ -319,8 +339,8 @@ Measurement merge_row(const std::string& section, const std::string& label, std:
 template <class Key, class Value>
 Measurement bench_sort_call(const SortCall<Key, Value>& sort, MergeSortBenchProblem& problem, std::size_t n,
                             BenchContext& ctx, const std::string& section, SortStart start) {
-    const SortBenchData<Key, Value>& data = sort_bench_data<Key, Value>(problem, section, n, ctx.seed);
-    Measurement m = sort_row<Key, Value>(section, n);
+    const auto& data = problem.section<SortBenchData<Key, Value>>(section, n, ctx.seed);
+    Measurement m = row(section, "", n, sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0));
     DeviceSortArrays<Key, Value> arrays(data.in);
     const SortArgs<Key, Value> args = arrays.args();
     TimedCall call;
@@ -337,80 +357,55 @@ Measurement bench_sort_call(const SortCall<Key, Value>& sort, MergeSortBenchProb
 template <class Key>
 Measurement bench_merge_call(const MergeCall<Key>& merge, MergeSortBenchProblem& problem, std::size_t n,
                              BenchContext& ctx, const std::string& section, const std::string& label) {
-    const MergeBenchData<Key>& data = merge_bench_data<Key>(problem, section, n, ctx.seed);
-    const std::size_t na = data.in.a.size(), nb = data.in.b.size();
-    Measurement m = merge_row<Key>(section, label, n);
-    DeviceBuffer<Key> a, b;
-    a.upload(data.in.a);
-    b.upload(data.in.b);
-    GuardedBuffer<Key> c(n, "c");
-    GuardedBuffer<std::size_t> splits(split_capacity(n), "splits");
+    const auto& data = problem.section<MergeBenchData<Key>>(section, n, ctx.seed);
+    Measurement m = row(section, label, n, sizeof(Key));
+    DeviceMergeArrays<Key> arrays(data.in);
     TimedCall call;
-    call.prepare = [&] {
-        c.poison();
-        splits.poison();
-    };
-    call.run = [&] { merge(a.data(), na, b.data(), nb, c.data(), splits.data()); };
-    call.verify = [&]() -> CheckResult {
+    call.prepare = [&] { arrays.prepare(); };
+    call.run = [&] { arrays.run(merge); };
+    call.verify = [&] {
         const HintScope hints(merge_hint_context<Key>());
-        for (const CheckResult& guards : {c.check_guards(), splits.check_guards()})
-            if (!guards.ok) return guards;
-        if (CheckResult out = compare_exact_on_device(data.expected_c.data(), c.data(), n); !out.ok)
-            return prefixed("c", out);
-        const std::size_t input_changed = count_differences_on_device(data.a.data(), a.data(), na) +
-                                          count_differences_on_device(data.b.data(), b.data(), nb);
-        if (input_changed != 0) return CheckResult::fail(kMergeWroteItsInput);
-        return CheckResult::pass(n);
+        return verify_merge_run(data, arrays);
     };
     m.record(time_variant(ctx, call));
     return m;
 }
 
-template <class Key, class Value>
-Measurement bench_sort_cpu(MergeSortBenchProblem& problem, std::size_t n, BenchContext& ctx,
-                           const std::string& section) {
-    const SortBenchData<Key, Value>& data = sort_bench_data<Key, Value>(problem, section, n, ctx.seed);
-    Measurement m = sort_row<Key, Value>(section, n);
-    SortInputs<Key, Value> copy;
-    auto values = [&]() -> Value* {
-        if constexpr (kHasValues<Value>) return copy.values.data();
-        return nullptr;
-    };
-    m.ms = time_host(
-        cpu_timing(ctx, n), [&] { sort_cpu(copy.keys.data(), values(), n, LessOf<Key>{}); }, [&] { copy = data.in; });
-    m.record_check(judge_sort(data.in, data.expected, copy, false));
-    m.note = host_threads_note();
-    return m;
-}
-
 template <class Key>
-Measurement bench_merge_cpu(MergeSortBenchProblem& problem, std::size_t n, BenchContext& ctx,
-                            const std::string& section) {
-    const MergeBenchData<Key>& data = merge_bench_data<Key>(problem, section, n, ctx.seed);
-    const std::size_t na = data.in.a.size(), nb = data.in.b.size();
-    Measurement m = merge_row<Key>(section, "", n);
-    std::vector<Key> c(n);
-    m.ms = time_host(
-        cpu_timing(ctx, n), [&] { merge_cpu(data.in.a.data(), na, data.in.b.data(), nb, c.data(), LessOf<Key>{}); },
-        [&] { std::memset(static_cast<void*>(c.data()), 0xFF, n * sizeof(Key)); });
-    m.record_check(judge_merge(data.in, data.expected, c, false));
-    m.note = "one host thread";
-    return m;
+std::vector<Measurement> bench_variant(const MergeSortExercise::Row& v, MergeSortBenchProblem& problem, std::size_t n,
+                                       BenchContext& ctx, const std::string& key_name, bool sort, bool merge) {
+    const bool cpu = v.kind == ImplKind::Cpu;
+    std::vector<Measurement> rows;
+    if (sort) {
+        const std::string pairs = "sort " + key_name + " keys with u32 values";
+        rows.push_back(cpu ? bench_sort_cpu<Key, NoValues>(problem, n, ctx, "kernel")
+                           : bench_sort_call(v.fn.sort<Key, NoValues>(), problem, n, ctx, "kernel", v.fn.sort_start));
+        rows.push_back(cpu ? bench_sort_cpu<Key, PairValue>(problem, n, ctx, pairs)
+                           : bench_sort_call(v.fn.sort<Key, PairValue>(), problem, n, ctx, pairs, v.fn.sort_start));
+    }
+    if (merge) {
+        const std::string section = "merge of two sorted arrays of n/2 " + key_name + " keys";
+        if (cpu) rows.push_back(bench_merge_cpu<Key>(problem, n, ctx, section));
+        for (const auto& each : v.fn.of<Key>().merges) {
+            const std::string label = each.label.empty() ? "" : v.name + " " + each.label;
+            rows.push_back(bench_merge_call<Key>(each.run, problem, n, ctx, section, label));
+        }
+    }
+    return rows;
 }
 
 #define INSTANTIATE_RUNS_SORT(Key, Value)                                                                              \
     template CheckResult check_sort<Key, Value>(const SortCall<Key, Value>&, const SortInputs<Key, Value>&,            \
                                                 const SortInputs<Key, Value>&, SortStart);                             \
     template Measurement bench_sort_call<Key, Value>(const SortCall<Key, Value>&, MergeSortBenchProblem&, std::size_t, \
-                                                     BenchContext&, const std::string&, SortStart);                    \
-    template Measurement bench_sort_cpu<Key, Value>(MergeSortBenchProblem&, std::size_t, BenchContext&,                \
-                                                    const std::string&);
-#define INSTANTIATE_RUNS(Key, Less)                                                                                    \
-    template CheckResult check_merge<Key>(const MergeCall<Key>&, const MergeInputs<Key>&, const std::vector<Key>&);    \
-    template Measurement bench_merge_call<Key>(const MergeCall<Key>&, MergeSortBenchProblem&, std::size_t,             \
-                                               BenchContext&, const std::string&, const std::string&);                 \
-    template Measurement bench_merge_cpu<Key>(MergeSortBenchProblem&, std::size_t, BenchContext&, const std::string&); \
-    INSTANTIATE_RUNS_SORT(Key, NoValues)                                                                               \
+                                                     BenchContext&, const std::string&, SortStart);
+#define INSTANTIATE_RUNS(Key, Less)                                                                                   \
+    template CheckResult check_merge<Key>(const MergeCall<Key>&, const MergeInputs<Key>&, const std::vector<Key>&);   \
+    template Measurement bench_merge_call<Key>(const MergeCall<Key>&, MergeSortBenchProblem&, std::size_t,            \
+                                               BenchContext&, const std::string&, const std::string&);                \
+    template std::vector<Measurement> bench_variant<Key>(const MergeSortExercise::Row&, MergeSortBenchProblem&,       \
+                                                         std::size_t, BenchContext&, const std::string&, bool, bool); \
+    INSTANTIATE_RUNS_SORT(Key, NoValues)                                                                              \
     INSTANTIATE_RUNS_SORT(Key, PairValue)
 MERGE_SORT_FOR_EACH_KEY(INSTANTIATE_RUNS)
 #undef INSTANTIATE_RUNS

@@ -69,6 +69,20 @@ SortCall<Key, Value> sort_call(void (*fn)(const SortArgs<Key, Value>&, std::size
     return fn;
 }
 
+// A (wrong) merge or sort checked on inputs drawn from `seed`, against the CPU's answer.
+template <class Key>
+CheckResult check_merge_of(void (*fn)(const Key*, std::size_t, const Key*, std::size_t, Key*, std::size_t*),
+                           std::size_t n, Distribution d, MergeShape shape, std::uint64_t seed) {
+    const auto in = merge_inputs<Key>(n, d, shape, seed);
+    return check_merge(merge_call(fn), in, expected_merge(in));
+}
+template <class Key, class Value>
+CheckResult check_sort_of(void (*fn)(const SortArgs<Key, Value>&, std::size_t), std::size_t n, Distribution d,
+                          std::uint64_t seed) {
+    const auto in = sort_inputs<Key, Value>(n, d, seed);
+    return check_sort(sort_call(fn), in, expected_sort(in));
+}
+
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
@@ -150,10 +164,8 @@ TEST(DeviceSort, TheLibrariesSortEveryKeyType) {
 TEST(MergeCheck, RejectsAMergeWhoseCoRankIsOffByOne) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{100}, std::size_t{4097}, kMedium}) {
-        const auto in =
-            merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed(n));
-        const CheckResult r =
-            check_merge(merge_call(wrong::merge_co_rank_off_by_one<std::uint32_t>), in, expected_merge(in));
+        const CheckResult r = check_merge_of(wrong::merge_co_rank_off_by_one<std::uint32_t>, n, Distribution::Uniform,
+                                             MergeShape::Halves, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         // Each slice takes one element of its neighbour's: out of order at the slices' borders.
         EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
@@ -163,23 +175,22 @@ TEST(MergeCheck, RejectsAMergeWhoseCoRankIsOffByOne) {
 TEST(MergeCheck, RejectsAMergeThatTakesTiesFromB) {
     PMPP_REQUIRE_GPU();
     for (Distribution d : {Distribution::AllEqual, Distribution::FewDistinct}) {
-        const auto in = merge_inputs<Event>(5000, d, MergeShape::Halves, pmpp::testing::test_seed(static_cast<int>(d)));
-        const CheckResult r = check_merge(merge_call(wrong::merge_ties_from_b<Event>), in, expected_merge(in));
+        const CheckResult r = check_merge_of(wrong::merge_ties_from_b<Event>, 5000, d, MergeShape::Halves,
+                                             pmpp::testing::test_seed(static_cast<int>(d)));
         ASSERT_FALSE(r.ok) << pmpp::to_string(d);
         EXPECT_NE(r.hint.find("A's element first"), std::string::npos) << r.report();
     }
     // Equal u32 keys are the same bits: there, taking ties from B cannot be seen, and is not an error.
-    const auto keys =
-        merge_inputs<std::uint32_t>(5000, Distribution::AllEqual, MergeShape::Halves, pmpp::testing::test_seed());
-    EXPECT_TRUE(check_merge(merge_call(wrong::merge_ties_from_b<std::uint32_t>), keys, expected_merge(keys)).ok);
+    EXPECT_TRUE(check_merge_of(wrong::merge_ties_from_b<std::uint32_t>, 5000, Distribution::AllEqual,
+                               MergeShape::Halves, pmpp::testing::test_seed())
+                    .ok);
 }
 
 TEST(MergeCheck, RejectsAMergeThatSkipsTheLastOutput) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{1}, std::size_t{1000}}) {
-        const auto in =
-            merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::AThird, pmpp::testing::test_seed(n));
-        const CheckResult r = check_merge(merge_call(wrong::merge_skips_last<std::uint32_t>), in, expected_merge(in));
+        const CheckResult r = check_merge_of(wrong::merge_skips_last<std::uint32_t>, n, Distribution::Uniform,
+                                             MergeShape::AThird, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_EQ(r.mismatches, 1u);
         EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
@@ -188,39 +199,36 @@ TEST(MergeCheck, RejectsAMergeThatSkipsTheLastOutput) {
 
 TEST(SortCheck, RejectsASortThatNeverMergesItsHalves) {
     PMPP_REQUIRE_GPU();
-    const auto in = sort_inputs<std::uint32_t, NoValues>(100003, Distribution::Uniform, pmpp::testing::test_seed());
-    const CheckResult r =
-        check_sort(sort_call(wrong::sort_halves_only<std::uint32_t, NoValues>), in, expected_sort(in));
+    const CheckResult r = check_sort_of(wrong::sort_halves_only<std::uint32_t, NoValues>, 100003, Distribution::Uniform,
+                                        pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
 }
 
 TEST(SortCheck, RejectsAnUnstableSort) {
     PMPP_REQUIRE_GPU();
-    const auto pairs =
-        sort_inputs<std::uint32_t, PairValue>(100003, Distribution::FewDistinct, pmpp::testing::test_seed());
-    CheckResult r = check_sort(sort_call(wrong::sort_unstable<std::uint32_t, PairValue>), pairs, expected_sort(pairs));
+    CheckResult r = check_sort_of(wrong::sort_unstable<std::uint32_t, PairValue>, 100003, Distribution::FewDistinct,
+                                  pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("not stable"), std::string::npos) << r.report();
-    const auto events = sort_inputs<Event, NoValues>(100003, Distribution::AllEqual, pmpp::testing::test_seed(1));
-    r = check_sort(sort_call(wrong::sort_unstable<Event, NoValues>), events, expected_sort(events));
+    r = check_sort_of(wrong::sort_unstable<Event, NoValues>, 100003, Distribution::AllEqual,
+                      pmpp::testing::test_seed(1));
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("not stable"), std::string::npos) << r.report();
 }
 
 TEST(SortCheck, RejectsValuesThatDoNotTravelWithTheirKeys) {
     PMPP_REQUIRE_GPU();
-    const auto in = sort_inputs<std::uint32_t, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
-    const CheckResult r =
-        check_sort(sort_call(wrong::sort_values_stay<std::uint32_t, PairValue>), in, expected_sort(in));
+    const CheckResult r = check_sort_of(wrong::sort_values_stay<std::uint32_t, PairValue>, 100003,
+                                        Distribution::Uniform, pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("travel"), std::string::npos) << r.report();
 }
 
 TEST(SortCheck, RejectsASortWhoseResultStaysInTheScratchArray) {
     PMPP_REQUIRE_GPU();
-    const auto in = sort_inputs<Event, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
-    const CheckResult r = check_sort(sort_call(wrong::sort_into_scratch<Event, PairValue>), in, expected_sort(in));
+    const CheckResult r = check_sort_of(wrong::sort_into_scratch<Event, PairValue>, 100003, Distribution::Uniform,
+                                        pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("never written"), std::string::npos) << r.report();
     EXPECT_NE(r.hint.find("keys_scratch holds exactly the sorted keys, and values_scratch the sorted values"),
@@ -230,9 +238,8 @@ TEST(SortCheck, RejectsASortWhoseResultStaysInTheScratchArray) {
 
 TEST(SortCheck, RejectsASortThatWritesItsInput) {
     PMPP_REQUIRE_GPU();
-    const auto in = sort_inputs<std::uint32_t, PairValue>(100003, Distribution::Uniform, pmpp::testing::test_seed());
-    const CheckResult r =
-        check_sort(sort_call(wrong::sort_uses_input_as_scratch<std::uint32_t, PairValue>), in, expected_sort(in));
+    const CheckResult r = check_sort_of(wrong::sort_uses_input_as_scratch<std::uint32_t, PairValue>, 100003,
+                                        Distribution::Uniform, pmpp::testing::test_seed());
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("modified"), std::string::npos) << r.report();
 }
@@ -243,9 +250,8 @@ TEST(MergeCheck, RejectsAMergeThatWritesOnePastTheEndOfC) {
     PMPP_REQUIRE_GPU();
     // The wrong kernel's blocks hold 256 outputs: 1000 leaves the last block part-full, 1024 fills it.
     for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {
-        const auto in =
-            merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed(n));
-        const CheckResult r = check_merge(merge_call(wrong::merge_one_past_end<std::uint32_t>), in, expected_merge(in));
+        const CheckResult r = check_merge_of(wrong::merge_one_past_end<std::uint32_t>, n, Distribution::Uniform,
+                                             MergeShape::Halves, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of c (index " + std::to_string(n) + ";"))
             << r.report();
@@ -255,8 +261,8 @@ TEST(MergeCheck, RejectsAMergeThatWritesOnePastTheEndOfC) {
 TEST(MergeCheck, RejectsAMergeThatWritesOneBeforeTheStartOfC) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{1000}, std::size_t{4097}}) {
-        const auto in = merge_inputs<Event>(n, Distribution::Uniform, MergeShape::AThird, pmpp::testing::test_seed(n));
-        const CheckResult r = check_merge(merge_call(wrong::merge_one_early<Event>), in, expected_merge(in));
+        const CheckResult r = check_merge_of(wrong::merge_one_early<Event>, n, Distribution::Uniform,
+                                             MergeShape::AThird, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_TRUE(contains(r.message, "wrote 1 element before the start of c (index -1)")) << r.report();
     }
@@ -265,9 +271,8 @@ TEST(MergeCheck, RejectsAMergeThatWritesOneBeforeTheStartOfC) {
 TEST(SortCheck, RejectsASortThatStoresASentinelPastTheEndOfItsScratchKeys) {
     PMPP_REQUIRE_GPU();
     for (std::size_t n : {std::size_t{1000}, std::size_t{1024}}) {
-        const auto in = sort_inputs<std::uint32_t, PairValue>(n, Distribution::Uniform, pmpp::testing::test_seed(n));
-        const CheckResult r =
-            check_sort(sort_call(wrong::sort_sentinel_past_scratch<std::uint32_t, PairValue>), in, expected_sort(in));
+        const CheckResult r = check_sort_of(wrong::sort_sentinel_past_scratch<std::uint32_t, PairValue>, n,
+                                            Distribution::Uniform, pmpp::testing::test_seed(n));
         ASSERT_FALSE(r.ok) << "n=" << n;
         EXPECT_TRUE(contains(r.message, "wrote 1 element past the end of keys_scratch")) << r.report();
     }

@@ -74,6 +74,36 @@ void expect_sort_cpu_matches_std(std::size_t n, Distribution dist, unsigned thre
     }
 }
 
+// judge_sort of the stable sort of n keys (and values) drawn from the test's seed, after `spoil`
+// changed it (spoil(output, input)).
+template <class Key, class Value, class Spoil>
+CheckResult judge_spoiled_sort(std::size_t n, Distribution d, Spoil spoil) {
+    const auto in = sort_inputs<Key, Value>(n, d, pmpp::testing::test_seed());
+    const auto want = expected_sort(in);
+    auto got = want;
+    spoil(got, in);
+    return judge_sort(in, want, got);
+}
+
+// judge_merge of the stable merge of n u32 keys (halves) drawn from the test's seed, after `spoil`
+// changed it.
+template <class Spoil>
+CheckResult judge_spoiled_merge(std::size_t n, Spoil spoil) {
+    const auto in =
+        merge_inputs<std::uint32_t>(n, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
+    const auto want = expected_merge(in);
+    auto got = want;
+    spoil(got);
+    return judge_merge(in, want, got);
+}
+
+// check_co_rank of `co_rank_fn` on 300 u32 keys dealt as `shape`, drawn from the test's seed.
+CheckResult check_co_rank_of(const CoRankCall<std::uint32_t>& co_rank_fn, Distribution d,
+                             MergeShape shape = MergeShape::Halves) {
+    return check_co_rank<std::uint32_t>(co_rank_fn,
+                                        merge_inputs<std::uint32_t>(300, d, shape, pmpp::testing::test_seed()));
+}
+
 pmpp::Options options_with_op(const std::string& op) {
     pmpp::Options o;
     o.extra["op"] = op;
@@ -234,10 +264,9 @@ TEST(MergeSortCases, EveryCaseHasItsOwnLabel) {
     std::set<std::string> labels;
     for (const auto& c : exercise().cases(options_with_op("all")))
         EXPECT_TRUE(labels.insert(exercise().label(c)).second) << exercise().label(c);
-    EXPECT_EQ(
-        exercise().label(make_case({Op::Merge, KeyType::Event, false, MergeShape::AOne}, 1000, Distribution::AllEqual)),
-        "n=2^10-24 merge event [1 + (n-1)] all-equal");
-    EXPECT_EQ(exercise().label(make_case({Op::Sort, KeyType::U64, true}, 33, Distribution::Uniform)),
+    EXPECT_EQ(exercise().label({1000, Distribution::AllEqual, {Op::Merge, KeyType::Event, false, MergeShape::AOne}}),
+              "n=2^10-24 merge event [1 + (n-1)] all-equal");
+    EXPECT_EQ(exercise().label({33, Distribution::Uniform, {Op::Sort, KeyType::U64, true}}),
               "n=33 sort u64 keys + u32 values uniform");
 }
 
@@ -278,46 +307,37 @@ TEST(JudgeSort, ReportsOutputsThatWereNeverWritten) {
 }
 
 TEST(JudgeSort, RejectsOutputThatIsNotSorted) {
-    const auto in = sort_inputs<std::int32_t, NoValues>(1000, Distribution::Uniform, pmpp::testing::test_seed());
-    auto got = expected_sort(in);
-    std::swap(got.keys[10], got.keys[900]);
-    const CheckResult r = judge_sort(in, expected_sort(in), got);
+    const CheckResult r = judge_spoiled_sort<std::int32_t, NoValues>(
+        1000, Distribution::Uniform, [](auto& got, const auto&) { std::swap(got.keys[10], got.keys[900]); });
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
 }
 
 TEST(JudgeSort, RejectsOutputThatIsNotAPermutation) {
-    const auto in = sort_inputs<std::uint64_t, NoValues>(1000, Distribution::Uniform, pmpp::testing::test_seed());
-    const auto want = expected_sort(in);
-    auto got = want;
-    got.keys[500] = got.keys[499];  // still sorted, one key lost, one repeated
-    const CheckResult r = judge_sort(in, want, got);
+    const CheckResult r = judge_spoiled_sort<std::uint64_t, NoValues>(
+        1000, Distribution::Uniform, [](auto& got, const auto&) { got.keys[500] = got.keys[499]; });  // still sorted
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("permutation"), std::string::npos) << r.report();
 }
 
 TEST(JudgeSort, RejectsValuesThatDoNotTravelWithTheirKeys) {
-    const auto in = sort_inputs<float, PairValue>(1000, Distribution::Uniform, pmpp::testing::test_seed());
-    const auto want = expected_sort(in);
-    auto got = want;
-    got.values = in.values;  // keys sorted, values left where they were
-    const CheckResult r = judge_sort(in, want, got);
+    const CheckResult r = judge_spoiled_sort<float, PairValue>(
+        1000, Distribution::Uniform, [](auto& got, const auto& in) { got.values = in.values; });  // left in place
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("travel"), std::string::npos) << r.report();
 }
 
 TEST(JudgeSort, RejectsAnUnstableSortOfPairs) {
-    const auto in = sort_inputs<std::uint32_t, PairValue>(2000, Distribution::FewDistinct, pmpp::testing::test_seed());
-    const auto want = expected_sort(in);
-    auto got = want;
-    for (std::size_t i = 0; i < got.keys.size();) {  // reverse every run of equal keys, values with them
-        std::size_t j = i;
-        while (j < got.keys.size() && got.keys[j] == got.keys[i]) ++j;
-        std::reverse(got.values.begin() + static_cast<std::ptrdiff_t>(i),
-                     got.values.begin() + static_cast<std::ptrdiff_t>(j));
-        i = j;
-    }
-    const CheckResult r = judge_sort(in, want, got);
+    const CheckResult r =
+        judge_spoiled_sort<std::uint32_t, PairValue>(2000, Distribution::FewDistinct, [](auto& got, const auto&) {
+            for (std::size_t i = 0; i < got.keys.size();) {  // reverse every run of equal keys, values with them
+                std::size_t j = i;
+                while (j < got.keys.size() && got.keys[j] == got.keys[i]) ++j;
+                std::reverse(got.values.begin() + static_cast<std::ptrdiff_t>(i),
+                             got.values.begin() + static_cast<std::ptrdiff_t>(j));
+                i = j;
+            }
+        });
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("not stable"), std::string::npos) << r.report();
 }
@@ -344,30 +364,26 @@ TEST(JudgeMerge, RejectsTiesTakenFromBFirst) {
 }
 
 TEST(JudgeMerge, NamesTheElementLostAndTheOneDoubled) {
-    const auto in =
-        merge_inputs<std::uint32_t>(1000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
-    const auto want = expected_merge(in);
-    auto got = want;
-    got[300] = got[299];  // still ordered: element 300 lost, 299 doubled
-    const CheckResult r = judge_merge(in, want, got);
+    std::uint32_t lost = 0, doubled = 0;
+    const CheckResult r = judge_spoiled_merge(1000, [&](std::vector<std::uint32_t>& got) {
+        lost = got[300];
+        doubled = got[299];
+        got[300] = got[299];  // still ordered: element 300 lost, 299 doubled
+    });
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("not a permutation"), std::string::npos) << r.report();
-    EXPECT_NE(r.hint.find("1 element of the input lost (e.g. " + std::to_string(want[300])), std::string::npos)
+    EXPECT_NE(r.hint.find("1 element of the input lost (e.g. " + std::to_string(lost)), std::string::npos)
         << r.report();
-    EXPECT_NE(r.hint.find("1 extra copy of others (e.g. " + std::to_string(want[299])), std::string::npos)
-        << r.report();
+    EXPECT_NE(r.hint.find("1 extra copy of others (e.g. " + std::to_string(doubled)), std::string::npos) << r.report();
 }
 
 // The first property broken names the message; the hints of the comparison and of the later
 // checks still reach the report.
 TEST(JudgeMerge, ReportsTheHintsOfEveryCheckThatFoundSomething) {
-    const auto in =
-        merge_inputs<std::uint32_t>(5000, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
-    const auto want = expected_merge(in);
-    auto got = want;
-    std::reverse(got.begin() + 1024, got.begin() + 2048);  // out of order, every element still there
-    got[10] = got[11];  // and one lost, its neighbour doubled
-    const CheckResult r = judge_merge(in, want, got);
+    const CheckResult r = judge_spoiled_merge(5000, [](std::vector<std::uint32_t>& got) {
+        std::reverse(got.begin() + 1024, got.begin() + 2048);  // out of order, every element still there
+        got[10] = got[11];  // and one lost, its neighbour doubled
+    });
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
     EXPECT_NE(r.hint.find("of the input lost"), std::string::npos) << r.report();
@@ -387,40 +403,33 @@ TEST(JudgeMerge, SaysWhereTheNeverWrittenTailStarts) {
 }
 
 TEST(CheckCoRank, RejectsACoRankThatIsOffByOne) {
-    const auto in =
-        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
-    const CheckResult r = check_co_rank<std::uint32_t>(
+    const CheckResult r = check_co_rank_of(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             const std::size_t i = co_rank(k, a, na, b, nb, KeyLess{});
             return i < std::min(k, na) ? i + 1 : i;
         },
-        in);
+        Distribution::Uniform);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("off by one"), std::string::npos) << r.report();
 }
 
 TEST(CheckCoRank, RejectsACoRankThatSendsTiesToB) {
-    const auto in =
-        merge_inputs<std::uint32_t>(300, Distribution::AllEqual, MergeShape::Halves, pmpp::testing::test_seed());
-    const CheckResult r = check_co_rank<std::uint32_t>(
+    const CheckResult r = check_co_rank_of(
         [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
             // B first on ties: the co-rank of B in the merge of B and A.
             return k - co_rank(k, b, nb, a, na, KeyLess{});
         },
-        in);
+        Distribution::AllEqual);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.hint.find("is the co-rank of a merge that takes B's element on a tie"), std::string::npos)
         << r.report();
 }
 
 TEST(CheckCoRank, SaysAnAnswerBeyondTheRangeIsAWrappedSubtraction) {
-    const auto in =
-        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Halves, pmpp::testing::test_seed());
-    const CheckResult r = check_co_rank<std::uint32_t>(
-        [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
-            return wrong::co_rank_lower_bound_wraps(k, a, na, b, nb, KeyLess{});
-        },
-        in);
+    const CheckResult r =
+        check_co_rank_of([](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b,
+                            std::size_t nb) { return wrong::co_rank_lower_bound_wraps(k, a, na, b, nb, KeyLess{}); },
+                         Distribution::Uniform);
     ASSERT_FALSE(r.ok);
     EXPECT_NE(r.message.find("co-rank of k=0 "), std::string::npos) << r.report();
     EXPECT_NE(r.hint.find("the answer must lie in [max(0, k - |B|), min(k, |A|)] = [0, 0]"), std::string::npos)
@@ -430,13 +439,10 @@ TEST(CheckCoRank, SaysAnAnswerBeyondTheRangeIsAWrappedSubtraction) {
 
 // The co-rank of the merge that lets B win ties, on inputs without repeated keys, is the right one.
 TEST(CheckCoRank, AcceptsACoRankThatSendsTiesToBWhereNoKeyRepeats) {
-    const auto in =
-        merge_inputs<std::uint32_t>(300, Distribution::Uniform, MergeShape::Interleaved, pmpp::testing::test_seed());
-    const CheckResult r = check_co_rank<std::uint32_t>(
-        [](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb) {
-            return wrong::co_rank_ties_from_b(k, a, na, b, nb, KeyLess{});
-        },
-        in);
+    const CheckResult r =
+        check_co_rank_of([](std::size_t k, const std::uint32_t* a, std::size_t na, const std::uint32_t* b,
+                            std::size_t nb) { return wrong::co_rank_ties_from_b(k, a, na, b, nb, KeyLess{}); },
+                         Distribution::Uniform, MergeShape::Interleaved);
     EXPECT_TRUE(r.ok) << r.report();
 }
 

@@ -121,9 +121,10 @@ std::string shown_without_verbose(const std::string& output) {
     return shown;
 }
 
-std::string check_output_of(const MergeSortFn& impl, const std::vector<MergeSortCase>& cases, std::uint64_t seed) {
+std::string check_output_of(const MergeSortExercise::Row& impl, const std::vector<MergeSortCase>& cases,
+                            std::uint64_t seed) {
     return pmpp::check_output(exercise(), cases, [&](const MergeSortCase& c) {
-        return check(impl, make_problem(c, pmpp::case_seed(seed, exercise().untyped(c))), c);
+        return exercise().check_case(impl, c, pmpp::case_seed(seed, exercise().untyped(c)));
     });
 }
 
@@ -138,10 +139,10 @@ TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     const std::vector<MergeSortCase> cases = small_cases();
     const std::uint64_t seed = pmpp::testing::test_seed();
     // The reference answer in the student's slot passes: each failure below is its one mistake.
-    ASSERT_EQ(check_output_of(exercise().variant("student").fn, cases, seed), "");
+    ASSERT_EQ(check_output_of(exercise().variant("student"), cases, seed), "");
     for (const HintCase& h : hint_table()) {
-        MergeSortFn impl = exercise().variant("student").fn;
-        h.make_wrong(impl);
+        MergeSortExercise::Row impl = exercise().variant("student");
+        h.make_wrong(impl.fn);
         const std::string output = check_output_of(impl, cases, seed);
         EXPECT_FALSE(output.empty()) << h.wrong << " passes every case";
         EXPECT_TRUE(pmpp::shows_symptom(shown_without_verbose(output), h.symptom))

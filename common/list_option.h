@@ -11,11 +11,13 @@
 
 namespace pmpp {
 
-// "all", or Options that do not hold the option (a test's pmpp::Options{}): every name of `all`.
+// "all", an empty value (the parser refuses one on the command line, so it is an option whose
+// default is empty, as 04's --scene), or Options that do not hold the option (a test's
+// pmpp::Options{}): every name of `all`.
 inline std::vector<std::string> list_option(const Options& opts, const std::string& name,
                                             const std::vector<std::string>& all) {
     const auto given = opts.extra.find(name);
-    if (given == opts.extra.end() || given->second == "all") return all;
+    if (given == opts.extra.end() || given->second == "all" || given->second.empty()) return all;
     std::vector<std::string> names;
     std::stringstream items(given->second);
     for (std::string item; std::getline(items, item, ',');) names.push_back(item);

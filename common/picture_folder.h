@@ -1,6 +1,7 @@
 // picture_folder.h: where a harness writes its pictures (--images DIR): the folder, made if need
-// be, in the format this build writes (.png with libpng, else .ppm), and the list of the files
-// written, printed after them so the reader knows where to look.
+// be, each file DIR/STEM.FORMAT (by default the format this build writes: png with libpng, else
+// ppm; 04 lets --image-format choose), and the list of the files written, which a harness may
+// print after them so the reader knows where to look.
 #pragma once
 
 #include "common/image.h"
@@ -16,13 +17,17 @@ namespace pmpp {
 
 class PictureFolder {
 public:
-    explicit PictureFolder(std::string dir) : dir_(std::move(dir)), ext_(png_supported() ? ".png" : ".ppm") {
+    explicit PictureFolder(std::string dir, const std::string& format = png_supported() ? "png" : "ppm")
+        : dir_(std::move(dir)), ext_("." + format) {
         std::filesystem::create_directories(dir_);
     }
 
-    // Writes DIR/STEM.png (or .ppm).
+    // DIR/STEM.FORMAT: where write(STEM, ...) puts its picture.
+    std::string path(const std::string& stem) const { return dir_ + "/" + stem + ext_; }
+
+    // Writes path(STEM).
     void write(const std::string& stem, const Image& image) {
-        written_.push_back(dir_ + "/" + stem + ext_);
+        written_.push_back(path(stem));
         write_image(written_.back(), image);
     }
 

@@ -4,6 +4,7 @@
 #include "circle_math.h"
 #include "tiles.h"
 
+#include "common/colormap.h"
 #include "common/report.h"
 
 #include <algorithm>
@@ -182,27 +183,23 @@ pmpp::Image picture(const Rgba* pixels, int width, int height) {
 }
 
 pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected) {
-    pmpp::Image img(diff.width, diff.height, 3);
-    for (std::size_t i = 0; i < diff.state.size(); ++i) {
-        std::uint8_t* out = &img.pixels[3 * i];
+    // pmpp::Rgb: 8-bit channels of the picture (circles::Rgb is a circle's color, in floats).
+    return pmpp::paint(diff.width, diff.height, [&](std::size_t i) -> pmpp::Rgb {
         switch (diff.state[i]) {
             case ImageDiff::kRight: {
                 const Rgba& e = expected[i];
                 const float gray =
                     0.15f + 0.25f * (0.3f * circle_math::clamp01(e.r) + 0.59f * circle_math::clamp01(e.g) +
                                      0.11f * circle_math::clamp01(e.b));
-                out[0] = out[1] = out[2] = pmpp::to_byte(gray);
-                break;
+                const std::uint8_t level = pmpp::to_byte(gray);
+                return {level, level, level};
             }
-            case ImageDiff::kNeverWritten: out[0] = 255, out[1] = 255, out[2] = 0; break;
+            case ImageDiff::kNeverWritten: return {255, 255, 0};  // yellow
             default:
-                if (facts != nullptr && facts->near_edge[i])
-                    out[0] = 255, out[1] = 140, out[2] = 0;
-                else
-                    out[0] = 255, out[1] = 0, out[2] = 0;
+                if (facts != nullptr && facts->near_edge[i]) return {255, 140, 0};  // orange
+                return {255, 0, 0};  // red
         }
-    }
-    return img;
+    });
 }
 
 }  // namespace circles

@@ -7,6 +7,7 @@
 #include "image_check.h"
 
 #include "common/report.h"
+#include "common/unwritten_edges.h"
 
 #include <cmath>
 
@@ -30,32 +31,6 @@ int tiles_needed(int size, int tile) { return (size + tile - 1) / tile; }
 
 // "1150 = 71 x 16 + 14"
 std::string in_tiles(int size, int tile) { return format("%d = %d x %d + %d", size, size / tile, tile, size % tile); }
-
-// How many of the image's last columns, and of its last rows, hold only pixels never written;
-// true when every other pixel was written.
-bool unwritten_edges(const ImageDiff& d, int& cols, int& rows) {
-    auto unwritten = [&](int x, int y) {
-        return d.state[static_cast<std::size_t>(y) * d.width + x] == ImageDiff::kNeverWritten;
-    };
-    auto column_unwritten = [&](int x) {
-        for (int y = 0; y < d.height; ++y)
-            if (!unwritten(x, y)) return false;
-        return true;
-    };
-    auto row_unwritten = [&](int y) {
-        for (int x = 0; x < d.width; ++x)
-            if (!unwritten(x, y)) return false;
-        return true;
-    };
-    cols = rows = 0;
-    while (cols < d.width && column_unwritten(d.width - 1 - cols)) ++cols;
-    while (rows < d.height && row_unwritten(d.height - 1 - rows)) ++rows;
-    if (cols == 0 && rows == 0) return false;
-    for (int y = 0; y < d.height - rows; ++y)
-        for (int x = 0; x < d.width - cols; ++x)
-            if (unwritten(x, y)) return false;
-    return true;
-}
 
 // Where the grid stops, from the last columns and rows never written: at the last full tile (the
 // block counts rounded down), at the number of tiles the other axis needs (the axes swapped), or
@@ -187,8 +162,10 @@ std::string explain_difference(const Scene& scene, int width, int height, int ti
         return "no pixel was written: is the kernel launched (a grid of at least one block, the launch checked with "
                "PMPP_CHECK_LAUNCH()), and does each thread store its pixel?";
     if (d.never_written > 0) {
-        int cols = 0, rows = 0;
-        if (unwritten_edges(d, cols, rows)) return unwritten_edges_hint(width, height, cols, rows, tile);
+        const auto edges = pmpp::unwritten_edges(d.width, d.height, [&](int x, int y) {
+            return d.state[static_cast<std::size_t>(y) * d.width + x] == ImageDiff::kNeverWritten;
+        });
+        if (edges) return unwritten_edges_hint(width, height, edges->cols, edges->rows, tile);
         return "some pixels were never written: does every pixel get a thread, and does every thread write its pixel?";
     }
     if (facts == nullptr) return "";

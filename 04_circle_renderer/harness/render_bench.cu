@@ -3,12 +3,13 @@
 #include "render_harness.h"
 
 #include "common/cuda_check.h"
-#include "common/device_limits.h"
+#include "common/device_tally.cuh"
+#include "common/picture_folder.h"
 #include "common/report.h"
 #include "common/timing.h"
 
 #include <algorithm>
-#include <filesystem>
+#include <array>
 #include <iostream>
 #include <memory>
 
@@ -20,43 +21,39 @@ using namespace pmpp;
 
 namespace {
 
-// Counts, over the image, what image_passes() decides from (ImageCounts): every pixel judged by
-// pixel_state(), the rule diff_images applies on the host. counts: differing, never_written,
-// on_edge.
-__global__ void count_image_kernel(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
-                                   std::size_t pixels, unsigned long long* counts) {
-    unsigned long long mine[3] = {0, 0, 0};
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < pixels;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+// What image_passes() decides from (ImageCounts), counted by tally_on_device: the kinds of pixel
+// i as bits, judged by pixel_state(), the rule diff_images applies on the host.
+enum PixelKind : unsigned {
+    kPixelDiffers = 1u,  // not kRight: ImageCounts::differing
+    kPixelNeverWritten = 2u,  // (with kPixelDiffers) kNeverWritten: ImageCounts::never_written
+    kPixelOnEdge = 4u,  // (with kPixelDiffers) kDiffers where near_edge is set: ImageCounts::on_edge
+};
+
+struct ClassifyPixel {
+    const Rgba* expected;
+    const Rgba* actual;
+    const std::uint8_t* near_edge;  // may be null: then no pixel is kPixelOnEdge
+
+    __device__ unsigned operator()(std::size_t i) const {
         const std::uint8_t state = pixel_state(expected[i], actual[i]);
-        mine[0] += state != ImageDiff::kRight;
-        mine[1] += state == ImageDiff::kNeverWritten;
-        mine[2] += state == ImageDiff::kDiffers && near_edge != nullptr && near_edge[i] != 0;
+        if (state == ImageDiff::kRight) return 0;
+        if (state == ImageDiff::kNeverWritten) return kPixelDiffers | kPixelNeverWritten;
+        const bool on_edge = near_edge != nullptr && near_edge[i] != 0;
+        return kPixelDiffers | (on_edge ? kPixelOnEdge : 0u);
     }
-    for (int k = 0; k < 3; ++k) {
-        for (int offset = 16; offset > 0; offset /= 2)  // every thread of the block gets here
-            mine[k] += __shfl_down_sync(0xFFFFFFFFu, mine[k], offset);
-        if ((threadIdx.x & 31) == 0 && mine[0] > 0) atomicAdd(&counts[k], mine[k]);
-    }
-}
+};
 
 }  // namespace
 
 ImageCounts count_image_on_device(const Rgba* expected, const Rgba* actual, const std::uint8_t* near_edge,
                                   std::size_t pixels) {
+    const std::array<unsigned long long, 3> kinds =
+        tally_on_device<3>(pixels, ClassifyPixel{expected, actual, near_edge});
     ImageCounts c;
     c.pixels = pixels;
-    if (pixels == 0) return c;
-    DeviceBuffer<unsigned long long> counts(3);
-    PMPP_CUDA_CHECK(cudaMemset(counts.data(), 0, counts.bytes()));
-    const int sms = pmpp::device_limits().sm_count;
-    const std::size_t blocks = std::min<std::size_t>((pixels + 255) / 256, static_cast<std::size_t>(sms) * 8);
-    count_image_kernel<<<static_cast<unsigned>(blocks), 256>>>(expected, actual, near_edge, pixels, counts.data());
-    PMPP_CHECK_LAUNCH();
-    const std::vector<unsigned long long> host = counts.to_host();
-    c.differing = static_cast<std::size_t>(host[0]);
-    c.never_written = static_cast<std::size_t>(host[1]);
-    c.on_edge = static_cast<std::size_t>(host[2]);
+    c.differing = static_cast<std::size_t>(kinds[0]);
+    c.never_written = static_cast<std::size_t>(kinds[1]);
+    c.on_edge = static_cast<std::size_t>(kinds[2]);
     return c;
 }
 
@@ -125,15 +122,13 @@ namespace {
 // a line saying where (`what`).
 void write_frames(const std::string& prefix, const std::string& scene, const std::vector<std::vector<Rgba>>& frames,
                   int width, const Options& opts, const char* what) {
-    const std::string dir = picture_dir(opts);
-    std::filesystem::create_directories(dir);
-    const std::string stem = dir + "/" + prefix + file_stem(scene) + format("_%dx%d", width, width);
-    const std::string ext = "." + opts.get("image-format");
+    PictureFolder folder(picture_dir(opts), opts.get("image-format"));
+    const std::string stem = prefix + file_stem(scene) + format("_%dx%d", width, width);
     const bool animated = frames.size() > 1;
     for (std::size_t f = 0; f < frames.size(); ++f)
-        write_image(stem + (animated ? format("_frame%03zu", f) : "") + ext, picture(frames[f].data(), width, width));
-    std::cout << "  " << what << ": " << stem << (animated ? format("_frame000..%03zu", frames.size() - 1) : "") << ext
-              << "\n";
+        folder.write(stem + (animated ? format("_frame%03zu", f) : ""), picture(frames[f].data(), width, width));
+    std::cout << "  " << what << ": "
+              << folder.path(stem + (animated ? format("_frame000..%03zu", frames.size() - 1) : "")) << "\n";
 }
 
 // The notes of a correct row: against CS149's reference on a T4, and against the variant the

@@ -3,13 +3,13 @@
 #include "render_harness.h"
 
 #include "common/cuda_check.h"
+#include "common/list_option.h"
+#include "common/picture_folder.h"
 #include "common/report.h"
 
 #include <algorithm>
 #include <cctype>
-#include <filesystem>
 #include <memory>
-#include <sstream>
 
 namespace circles {
 
@@ -42,6 +42,13 @@ Scene file_scene(const Options& opts) {
     }
 }
 
+// The scenes of the catalog by name: --scene's choices.
+std::vector<std::string> catalog_names() {
+    std::vector<std::string> names;
+    for (const auto& info : scene_catalog()) names.push_back(info.name);
+    return names;
+}
+
 }  // namespace
 
 int frames_of(int id, const Options& opts) {
@@ -62,21 +69,19 @@ Scene scene_frame(int id, std::uint64_t seed, int frame, const Options& opts) {
 }
 
 std::vector<int> selected_scenes(const Options& opts) {
-    const std::string text = opts.get("scene");
+    const bool catalog_named = !opts.get("scene").empty();  // --scene's default is empty
     const bool file = !opts.get("scene-file").empty();
     std::vector<int> ids;
-    if (text == "all" || (text.empty() && !file)) {
-        for (std::size_t i = 0; i < scene_catalog().size(); ++i) ids.push_back(static_cast<int>(i));
-    } else if (!text.empty()) {
-        std::stringstream ss(text);
-        std::string item;
-        while (std::getline(ss, item, ',')) {
-            const int id = find_scene(item);
+    // --scene-file alone renders the file's scene only; an empty --scene is every scene otherwise.
+    if (catalog_named || !file)
+        for (const std::string& name : pmpp::list_option(opts, "scene", catalog_names())) {
+            // The command line's parser refuses an unknown name already; Options a test fills in
+            // may still hold one.
+            const int id = find_scene(name);
             if (id < 0)
-                throw UsageError("option --scene: unknown scene '" + item + "' (scenes: " + scene_names() + ", all)");
+                throw UsageError("option --scene: unknown scene '" + name + "' (scenes: " + scene_names() + ", all)");
             if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
         }
-    }
     if (file) {
         file_scene(opts);  // a malformed file is a usage error, now
         ids.push_back(kFileScene);
@@ -139,13 +144,11 @@ std::string write_pictures(const CheckSettings& settings, const ImageDiff& d, co
     static std::map<std::string, int> written;
     if (settings.pictures.empty() || written[settings.impl]++ >= 3) return "";
     try {
-        std::filesystem::create_directories(settings.pictures);
-        const std::string stem = settings.pictures + "/" + settings.label;
-        const std::string ext = "." + settings.format;
-        pmpp::write_image(stem + "_diff" + ext, diff_picture(d, facts, expected.data()));
-        pmpp::write_image(stem + "_actual" + ext, picture(actual.data(), d.width, d.height));
-        pmpp::write_image(stem + "_expected" + ext, picture(expected.data(), d.width, d.height));
-        return stem + "_diff" + ext +
+        pmpp::PictureFolder folder(settings.pictures, settings.format);
+        folder.write(settings.label + "_diff", diff_picture(d, facts, expected.data()));
+        folder.write(settings.label + "_actual", picture(actual.data(), d.width, d.height));
+        folder.write(settings.label + "_expected", picture(expected.data(), d.width, d.height));
+        return folder.path(settings.label + "_diff") +
                " (red: wrong, orange: wrong on a circle's edge, yellow: never written; "
                "beside it _actual and _expected)";
     } catch (const std::exception& e) {
@@ -258,12 +261,6 @@ CheckResult check(const RenderVariant& v, const RenderProblem& p, const RenderCa
 // ---- The exercise ---------------------------------------------------------------------------------
 
 namespace {
-
-std::vector<std::string> catalog_names() {
-    std::vector<std::string> names;
-    for (const auto& info : scene_catalog()) names.push_back(info.name);
-    return names;
-}
 
 RenderExercise make_exercise() {
     using pmpp::ImplKind;

@@ -6,6 +6,7 @@
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/device_check.cuh"
+#include "common/device_tally.cuh"
 #include "common/keys.h"
 #include "common/report.h"
 
@@ -129,46 +130,55 @@ std::vector<std::string> sorted_output_facts(const SortInput<K>& in, const std::
 }
 
 // ---- the check of one run, on the device --------------------------------------------------------
-// Every checked run, in the check and in every warm-up and timed run of the benchmark, goes
-// through verify_sorted: the guard zones of every array the sort writes, then the keys equal to
-// the expected ones and the values a valid pairing, both decided on the device (one kernel each
-// and a few bytes back); only a wrong run downloads the arrays, for check_sorted_output's report.
+// verify_sorted (bitonic_harness.h says what it checks): one kernel for the keys, one for the
+// pairing, a few bytes back; only a wrong run downloads the arrays, for check_sorted_output.
 
 // Values are the input positions XOR a salt (make_input), so value v names input element
-// v ^ salt. A pairing is valid when every value names an input element, no element is named
-// twice, and the key beside it is that element's key, bit for bit. The network is not stable:
-// equal keys may carry their values in any order, and this rule accepts every such order.
-// Adds the number of positions that break it to *unpaired; `named` holds n zeros on entry (one
-// flag per input element).
-__global__ void count_unpaired_values(const u32* input_key_bits, const u32* output_key_bits, const u32* values,
-                                      std::size_t n, u32 salt, u32* named, unsigned long long* unpaired) {
-    unsigned long long count = 0;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+// v ^ salt. A position breaks the pairing when its value names no input element, names one that
+// another position named already (`named`: one flag per input element, all zero on entry), or
+// sits beside a key other than that element's, bit for bit. The network is not stable: equal keys
+// may carry their values in any order, and this rule accepts every such order.
+struct BrokenPairing {
+    const u32* input_key_bits;
+    const u32* output_key_bits;
+    const u32* values;
+    std::size_t n;
+    u32 salt;
+    u32* named;
+    __device__ unsigned operator()(std::size_t i) const {
         const std::size_t from = values[i] ^ salt;
         const bool paired =
             from < n && atomicExch(&named[from], 1u) == 0u && input_key_bits[from] == output_key_bits[i];
-        count += paired ? 0 : 1;
+        return paired ? 0u : 1u;
     }
-    if (count > 0) atomicAdd(unpaired, count);
-}
+};
 
-// Positions of `keys`/`values` that break the pairing rule (count_unpaired_values).
+// Positions of `keys`/`values` that break the pairing (BrokenPairing), counted on the device.
 template <typename K>
 unsigned long long unpaired_positions(const SortProblem<K>& p, const K* keys, const u32* values) {
-    static_assert(sizeof(K) == sizeof(u32), "the pairing kernel compares keys as 32-bit patterns");
-    const std::size_t count = p.n();
-    if (count == 0) return 0;
-    PMPP_CUDA_CHECK(cudaMemset(p.named.data(), 0, count * sizeof(u32)));
-    PMPP_CUDA_CHECK(cudaMemset(p.unpaired.data(), 0, sizeof(unsigned long long)));
-    const auto blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
-    count_unpaired_values<<<blocks, 256>>>(reinterpret_cast<const u32*>(p.keys_in.data()),
-                                           reinterpret_cast<const u32*>(keys), values, count, p.input.salt,
-                                           p.named.data(), p.unpaired.data());
-    PMPP_CHECK_LAUNCH();
-    unsigned long long result = 0;
-    PMPP_CUDA_CHECK(cudaMemcpy(&result, p.unpaired.data(), sizeof result, cudaMemcpyDeviceToHost));
-    return result;
+    static_assert(sizeof(K) == sizeof(u32), "the pairing rule compares keys as 32-bit patterns");
+    if (p.n() == 0) return 0;
+    PMPP_CUDA_CHECK(cudaMemset(p.named.data(), 0, p.n() * sizeof(u32)));
+    const auto* input_key_bits = reinterpret_cast<const u32*>(p.keys_in.data());
+    const auto* output_key_bits = reinterpret_cast<const u32*>(keys);
+    const BrokenPairing rule{input_key_bits, output_key_bits, values, p.n(), p.input.salt, p.named.data()};
+    return tally_on_device<1>(p.n(), rule)[0];
+}
+
+// Runs `sort` once on a copy of the problem's input and checks what it wrote (check()).
+template <typename K>
+CheckResult check_sort(const SortFn<K>& sort, const SortProblem<K>& p) {
+    // A sort that pads in memory writes up to padded_length(n) - n elements past the end:
+    // zones that wide keep those writes inside them, reported, instead of in other memory.
+    const std::size_t n = p.n();
+    const std::size_t padding = padded_length(n) - n;
+    GuardedBuffer<K> keys(n, "keys", padding);
+    GuardedBuffer<u32> values(p.with_values ? n : 0, "values", padding);
+    keys.copy_from_device(p.keys_in.data());
+    if (p.with_values) values.copy_from_device(p.values_in.data());
+    sort(keys.data(), p.with_values ? values.data() : nullptr, n, p.order);
+    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+    return verify_sorted(p, keys, p.with_values ? &values : nullptr);
 }
 
 }  // namespace
@@ -232,7 +242,6 @@ SortProblem<K> make_sort_problem(std::size_t n, Distribution dist, const CaseKin
         p.values_in.upload(p.input.values);
         p.named.resize(n);
     }
-    p.unpaired.resize(1);
     return p;
 }
 
@@ -303,21 +312,6 @@ CheckResult check_sorted_output(const SortInput<K>& in, const std::vector<K>& ex
     return v;
 }
 
-template <typename K>
-CheckResult check_sort(const SortFn<K>& sort, const SortProblem<K>& p) {
-    // A sort that pads in memory writes up to padded_length(n) - n elements past the end:
-    // zones that wide keep those writes inside them, reported, instead of in other memory.
-    const std::size_t n = p.n();
-    const std::size_t padding = padded_length(n) - n;
-    GuardedBuffer<K> keys(n, "keys", padding);
-    GuardedBuffer<u32> values(p.with_values ? n : 0, "values", padding);
-    keys.copy_from_device(p.keys_in.data());
-    if (p.with_values) values.copy_from_device(p.values_in.data());
-    sort(keys.data(), p.with_values ? values.data() : nullptr, n, p.order);
-    PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    return verify_sorted(p, keys, p.with_values ? &values : nullptr);
-}
-
 CheckResult check(const BitonicFn& fn, const BitonicProblem& p) {
     return std::visit(
         [&](const auto& problem) {
@@ -327,13 +321,12 @@ CheckResult check(const BitonicFn& fn, const BitonicProblem& p) {
         p);
 }
 
-#define BITONIC_INSTANTIATE_CHECK(K)                                                                                  \
-    template SortInput<K> make_input<K>(std::size_t, Distribution, const CaseKind&, std::uint64_t);                   \
-    template SortProblem<K> make_sort_problem<K>(std::size_t, Distribution, const CaseKind&, std::uint64_t);          \
-    template CheckResult check_sorted_output<K>(const SortInput<K>&, const std::vector<K>&, const K*, const u32*,     \
-                                                SortOrder);                                                           \
-    template CheckResult verify_sorted<K>(const SortProblem<K>&, const GuardedBuffer<K>&, const GuardedBuffer<u32>*); \
-    template CheckResult check_sort<K>(const SortFn<K>&, const SortProblem<K>&);
+#define BITONIC_INSTANTIATE_CHECK(K)                                                                              \
+    template SortInput<K> make_input<K>(std::size_t, Distribution, const CaseKind&, std::uint64_t);               \
+    template SortProblem<K> make_sort_problem<K>(std::size_t, Distribution, const CaseKind&, std::uint64_t);      \
+    template CheckResult check_sorted_output<K>(const SortInput<K>&, const std::vector<K>&, const K*, const u32*, \
+                                                SortOrder);                                                       \
+    template CheckResult verify_sorted<K>(const SortProblem<K>&, const GuardedBuffer<K>&, const GuardedBuffer<u32>*);
 BITONIC_INSTANTIATE_CHECK(std::uint32_t)
 BITONIC_INSTANTIATE_CHECK(std::int32_t)
 BITONIC_INSTANTIATE_CHECK(float)

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <set>
 
 namespace bitonic {
@@ -21,7 +20,10 @@ namespace {
 
 constexpr std::size_t kCpuBenchMax = std::size_t{1} << 24;  // std::sort of 2^26 keys: seconds
 constexpr std::size_t kOddEvenBenchMax = std::size_t{1} << 16;  // n launches
+constexpr KeyType kKeyTypes[] = {KeyType::U32, KeyType::I32, KeyType::F32};
 constexpr const char* kKeyTypeNames[] = {"u32", "i32", "f32"};  // in KeyType's order
+const std::vector<std::size_t> kBenchSizes = {std::size_t{1} << 14, std::size_t{1} << 20, std::size_t{1} << 24,
+                                              std::size_t{1} << 26};
 
 std::vector<SortCase> bitonic_cases() {
     // Every power-of-two edge around the tile sizes (2048 for shared, 8192 for fused, 2^14: the
@@ -46,18 +48,11 @@ std::vector<SortCase> bitonic_cases() {
 // The benchmark sorts what the options ask: --type, --descending, --pairs.
 CaseKind bench_kind(const Options& opts) {
     CaseKind kind;
-    const std::string& type = opts.get("type");
-    const auto* name = std::find(std::begin(kKeyTypeNames), std::end(kKeyTypeNames), type);
-    if (name == std::end(kKeyTypeNames)) throw UsageError("option --type: '" + type + "' is not one of u32, i32, f32");
-    kind.type = static_cast<KeyType>(name - std::begin(kKeyTypeNames));
+    if (!parse_named(opts.get("type"), kKeyTypes, kind.type))
+        throw UsageError("option --type: '" + opts.get("type") + "' is not one of u32, i32, f32");
     kind.order = opts.flag("descending") ? SortOrder::Descending : SortOrder::Ascending;
     kind.with_values = opts.flag("pairs");
     return kind;
-}
-
-std::string launches_note(const LaunchTally& tally, double ms) {
-    return format("%zu launches, %.2f GB moved (each launch reads and writes the array once), %.0f GB/s",
-                  tally.launches, tally.bytes / 1e9, gigabytes_per_second(tally.bytes, ms));
 }
 
 // A row of the sort of `p`: every key (and value) read and written once.
@@ -192,6 +187,8 @@ double thrust_block_bytes(std::size_t s, bool pairs) {
     const double array = rounded_to_128(4.0 * static_cast<double>(s));
     return committed_device_bytes(array + (pairs ? array : 0) + cub_state_bytes(s));
 }
+// The blocks the thrust row's check cases at s leave in the pool: one for keys, one for pairs.
+double keys_and_pairs_blocks(std::size_t s) { return thrust_block_bytes(s, false) + thrust_block_bytes(s, true); }
 
 // The sizes of the check's cases (bitonic_cases): each size with every kind of sort.
 std::set<std::size_t> check_sizes() {
@@ -211,81 +208,63 @@ bool checks_size(std::size_t n, const Options& opts) {
 // What the check of the whole list leaves in Thrust's pool: its largest case's blocks for keys
 // and for pairs, and at most 2 MiB of smaller ones. Also what the pool holds during the check.
 double check_leftover_bytes() {
-    const std::size_t largest = *check_sizes().rbegin();  // 2^20+5
-    return thrust_block_bytes(largest, false) + thrust_block_bytes(largest, true) + 2 * kMiB;
-}
-
-// Thrust's pool during the check of a case of n keys: with --size, the blocks for keys and for
-// pairs the thrust row's cases at n made; else what the list's cases make (check_leftover_bytes).
-double check_pool_bytes(std::size_t n, const Options& opts) {
-    if (opts.size) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
-    return check_leftover_bytes();
+    return keys_and_pairs_blocks(*check_sizes().rbegin()) + 2 * kMiB;  // the largest: 2^20+5
 }
 
 // Thrust's pool while the benchmark of n keys runs its cub row (after the thrust row).
-double bench_pool_bytes(std::size_t n, bool pairs, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
+double bench_pool_bytes(std::size_t n, bool pairs, const Options& opts) {
     // --size N with the check: the check at N made a block for keys and one for pairs; the
     // thrust row takes one of them again.
-    if (opts.size && opts.runs_check()) return thrust_block_bytes(n, false) + thrust_block_bytes(n, true);
+    if (opts.size && opts.runs_check()) return keys_and_pairs_blocks(n);
     double pool = thrust_block_bytes(n, pairs);  // the thrust row's block at n
     if (!opts.size) {
         // One block for each smaller benchmark size: they run first, in increasing order.
-        for (std::size_t s : bench_sizes)
+        for (std::size_t s : kBenchSizes)
             if (s < n) pool += thrust_block_bytes(s, pairs);
         if (opts.runs_check()) pool += check_leftover_bytes();  // what the check left
     }
     return pool;
 }
 
-// The check of one case at n (check_sort), of the kind that holds the most (float keys with
-// values), the cub row.
-double check_device_bytes(std::size_t n, const Options& opts) {
+// One sort of n keys at its peak, the cub row's, in the check (check_sort's arrays, then
+// cub_through_a_copy) and in the benchmark (bench_cub) alike; `guard` bytes of zone each side.
+double cub_row_device_bytes(std::size_t n, bool pairs, bool float_keys, double guard) {
     const double N = static_cast<double>(n);
-    const double array = committed_device_bytes(4.0 * N);  // n keys, or n values
-    // The case's problem (SortProblem): the pristine keys and values the input is restored from,
-    // the expected keys, one pairing flag per element, the count.
-    const double reference = 4 * array + 8;
-    // The sorted keys and values between guard zones as wide as the padding to a power of two
-    // (at least 1024 elements).
-    const double padding = static_cast<double>(padded_length(n) - n);
-    const double guard = std::max(4096.0, std::ceil(4.0 * padding / 256) * 256);
-    const double sorted = 2 * committed_device_bytes(4.0 * N + 2 * guard);
-    // cub_through_a_copy: its copies of the input keys and values (CUB sorts out of place).
-    const double cub_input = 2 * array;
-    // CubRadixSort: its temporary storage (a second array of keys and one of values, CUB's
-    // state) and the ordered bits it sorts float keys as.
-    const double cub = committed_device_bytes(8.0 * N + cub_state_bytes(n)) + array;
-    return reference + sorted + cub_input + cub + check_pool_bytes(n, opts);
-}
-
-// The benchmark at n (bench_rows) of what the options ask, the cub row.
-double bench_device_bytes(std::size_t n, const CaseKind& kind, const Options& opts,
-                          const std::vector<std::size_t>& bench_sizes) {
-    const double N = static_cast<double>(n);
-    const bool pairs = kind.with_values;
     const double keys = committed_device_bytes(4.0 * N);  // n keys (every key type is 4 bytes)
-    const double values = pairs ? committed_device_bytes(4.0 * N) : 0;  // n values, with --pairs
-    // The size's problem: the pristine keys (and values) the input is restored from, the expected
-    // keys, with values one pairing flag per element; the count.
-    const double reference = 2 * keys + 2 * values + 8;
-    // The cub row's own copy of the input, its keys (and values) out of place.
+    const double values = pairs ? keys : 0;  // n values
+    // The problem (SortProblem): the pristine keys (and values) the input is restored from, the
+    // expected keys, with values one pairing flag per element; 8 bytes for the checks' counts.
+    const double problem = 2 * keys + 2 * values + 8;
+    // CUB's own copy of the input, its keys (and values): it sorts out of place.
     const double cub_input = keys + values;
-    // The outputs between guard zones of 1024 elements (values_out keeps its zones for keys alone).
+    // The sorted keys and values between guard zones (values keep their zones with keys alone).
     const double outputs =
-        committed_device_bytes(4.0 * N + 2 * 4096) + committed_device_bytes((pairs ? 4.0 * N : 0) + 2 * 4096);
-    // CubRadixSort: its temporary storage, a second array of keys (and of values) and CUB's state.
+        committed_device_bytes(4.0 * N + 2 * guard) + committed_device_bytes((pairs ? 4.0 * N : 0) + 2 * guard);
+    // CubRadixSort: its temporary storage (a second array of keys, and of values, CUB's state)
+    // and the ordered bits it sorts float keys as.
     const double cub_temp = committed_device_bytes((pairs ? 8.0 : 4.0) * N + cub_state_bytes(n));
-    // The ordered bits CubRadixSort sorts float keys as (--type f32).
-    const double ordered_bits = kind.type == KeyType::F32 ? keys : 0;
-    return reference + cub_input + outputs + cub_temp + ordered_bits + bench_pool_bytes(n, pairs, opts, bench_sizes);
+    const double ordered_bits = float_keys ? keys : 0;
+    return problem + cub_input + outputs + cub_temp + ordered_bits;
 }
 
 // The larger of the check's (where it sorts n keys) and the benchmark's (wherever it runs: fits()
 // is asked at every size the run benchmarks); 0 with --check alone at a size it does not check.
-double device_bytes_at(std::size_t n, const Options& opts, const std::vector<std::size_t>& bench_sizes) {
+double device_bytes_at(std::size_t n, const Options& opts) {
     double most = 0;
-    if (checks_size(n, opts)) most = check_device_bytes(n, opts);
-    if (opts.runs_bench()) most = std::max(most, bench_device_bytes(n, bench_kind(opts), opts, bench_sizes));
+    if (checks_size(n, opts)) {
+        // The kind that holds the most, float keys with values; check_sort's zones as wide as the
+        // padding to a power of two (at least 1024 elements).
+        const double guard = std::max(4096.0, std::ceil(4.0 * static_cast<double>(padded_length(n) - n) / 256) * 256);
+        // Thrust's pool: with --size, the blocks its cases at n made; else what the list's cases make.
+        const double pool = opts.size ? keys_and_pairs_blocks(n) : check_leftover_bytes();
+        most = cub_row_device_bytes(n, true, true, guard) + pool;
+    }
+    if (opts.runs_bench()) {
+        // What the options ask, bench_cub's outputs between zones of 1024 elements.
+        const CaseKind kind = bench_kind(opts);
+        most = std::max(most, cub_row_device_bytes(n, kind.with_values, kind.type == KeyType::F32, 4096) +
+                                  bench_pool_bytes(n, kind.with_values, opts));
+    }
     return most;
 }
 
@@ -340,7 +319,7 @@ BitonicExercise make_exercise() {
         {"pairs", "", "benchmark key-value pairs, uint32 values (the check covers keys and pairs)", ""},
     };
     ex.max_size = kMaxSortLength;
-    ex.bench_sizes = {std::size_t{1} << 14, std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26};
+    ex.bench_sizes = kBenchSizes;
     ex.cases = [](const Options& opts) {
         bench_kind(opts);  // a bad --type is a usage error before any case runs
         return bitonic_cases();
@@ -360,10 +339,8 @@ BitonicExercise make_exercise() {
     };
     // Counted buffer by buffer in "Memory" above, for what the options ask the check and the
     // benchmark to sort at n.
-    ex.device_bytes = [sizes = ex.bench_sizes](std::size_t n, const Options& opts) {
-        return device_bytes_at(n, opts, sizes);
-    };
-    ex.host_bytes = [](std::size_t n, const Options& opts) { return host_bytes_at(n, opts); };
+    ex.device_bytes = device_bytes_at;
+    ex.host_bytes = host_bytes_at;
     return ex;
 }
 
@@ -378,7 +355,7 @@ std::string describe(const CaseKind& kind) {
 
 std::vector<CaseKind> all_kinds() {
     std::vector<CaseKind> kinds;
-    for (KeyType type : {KeyType::U32, KeyType::I32, KeyType::F32})
+    for (KeyType type : kKeyTypes)
         for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending})
             for (bool with_values : {false, true}) kinds.push_back({type, order, with_values, false});
     return kinds;
@@ -410,16 +387,18 @@ Measurement bench_in_place(const std::string& label, const SortFn<K>& sort, cons
                           TimedCall{prepare, [&] { sort(keys.data(), values_ptr, n, p.order); },
                                     [&] { return verify_sorted(p, keys, with_values ? &values : nullptr); }}));
     const LaunchTally tally = launch_tally();
-    if (tally.launches > 0) m.note = launches_note(tally, m.ms.median) + (m.note.empty() ? "" : "; " + m.note);
+    if (tally.launches > 0)
+        m.note = format("%zu launches, %.2f GB moved (each launch reads and writes the array once), %.0f GB/s",
+                        tally.launches, tally.bytes / 1e9, gigabytes_per_second(tally.bytes, m.ms.median)) +
+                 (m.note.empty() ? "" : "; " + m.note);
     return m;
 }
 
-template Measurement bench_in_place<u32>(const std::string&, const SortFn<u32>&, const SortProblem<u32>&,
-                                         BenchContext&);
-template Measurement bench_in_place<std::int32_t>(const std::string&, const SortFn<std::int32_t>&,
-                                                  const SortProblem<std::int32_t>&, BenchContext&);
-template Measurement bench_in_place<float>(const std::string&, const SortFn<float>&, const SortProblem<float>&,
-                                           BenchContext&);
+#define BITONIC_INSTANTIATE_BENCH(K) \
+    template Measurement bench_in_place<K>(const std::string&, const SortFn<K>&, const SortProblem<K>&, BenchContext&);
+BITONIC_INSTANTIATE_BENCH(std::uint32_t)
+BITONIC_INSTANTIATE_BENCH(std::int32_t)
+BITONIC_INSTANTIATE_BENCH(float)
 
 const BitonicExercise& exercise() {
     static const BitonicExercise ex = make_exercise();

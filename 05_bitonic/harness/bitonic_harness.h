@@ -24,7 +24,7 @@ namespace bitonic {
 enum class KeyType { U32, I32, F32 };
 // The key types in KeyType's order, for pmpp::with_type<KeyTypes>(type, ...).
 using KeyTypes = pmpp::TypeList<std::uint32_t, std::int32_t, float>;
-const char* to_string(KeyType type);
+const char* to_string(KeyType type);  // "u32", "i32", "f32"
 
 // What a case sorts, besides n and the distribution (pmpp::CaseOf adds them; every sort here is
 // in place: the keys, and values, are sorted where they lie).
@@ -90,9 +90,8 @@ struct SortProblem {
     bool with_values = false;  // the sort is handed values (at n = 0 too: an empty array)
     pmpp::DeviceBuffer<K> keys_in, expected_keys;
     pmpp::DeviceBuffer<std::uint32_t> values_in;
-    // The pairing check's scratch, rewritten by every check: one flag per element, the count.
+    // The pairing check's scratch, rewritten by every check: one flag per element.
     mutable pmpp::DeviceBuffer<std::uint32_t> named;
-    mutable pmpp::DeviceBuffer<unsigned long long> unpaired;
 
     std::size_t n() const { return input.keys.size(); }
 };
@@ -117,12 +116,9 @@ template <typename K>
 pmpp::CheckResult verify_sorted(const SortProblem<K>& p, const pmpp::GuardedBuffer<K>& keys,
                                 const pmpp::GuardedBuffer<std::uint32_t>* values);
 
-// Runs `sort` once on a copy of the problem's input, the arrays it sorts ("keys" and "values")
-// between guard zones as wide as the padding to a power of two, and checks it (verify_sorted).
-// The benchmark checks every warm-up and timed run the same way.
-template <typename K>
-pmpp::CheckResult check_sort(const SortFn<K>& sort, const SortProblem<K>& p);
-// The same for a variant, on a problem of any key type.
+// Runs the variant's sort of the problem's key type once on a copy of its input, the arrays it
+// sorts ("keys" and "values") between guard zones as wide as the padding to a power of two, and
+// checks it (verify_sorted). The benchmark checks every warm-up and timed run the same way.
 pmpp::CheckResult check(const BitonicFn& fn, const BitonicProblem& p);
 
 // The benchmark row of an in-place sort on `p` (what every in-place variant's row, and odd_even's,

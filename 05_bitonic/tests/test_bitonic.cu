@@ -5,7 +5,7 @@
 #include "../bitonic_4_fused.cuh"
 #include "../bitonic_network.h"
 #include "../harness/bitonic_harness.h"
-#include "kind_seed.h"
+#include "every_kind.h"
 #include "wrong_bitonic.h"
 
 #include "common/readme_hints.h"
@@ -56,6 +56,16 @@ std::vector<CheckResult> check_wrong(const BitonicFn& wrong, std::size_t n) {
 }
 // The wrong sort wrong::NAME<K> of tests/wrong_bitonic.h, for every key type.
 #define WRONG_FN(name) BITONIC_FN(wrong::name)
+
+// check_wrong rejects `wrong` at n on every kind, and `part` of each result (its message or its
+// hint) says `words`.
+void expect_rejected_saying(const BitonicFn& wrong, std::size_t n, std::string CheckResult::*part,
+                            const std::string& words) {
+    for (const CheckResult& r : check_wrong(wrong, n)) {
+        ASSERT_FALSE(r.ok);
+        EXPECT_NE((r.*part).find(words), std::string::npos) << r.report();
+    }
+}
 
 // The fused sort's launches for n = 2^k keys with tiles of `tile` (NOTES.md): one tile sort,
 // then per stage s past the tile, ceil((s - log2 tile) / 4) long-stride passes and a tile merge.
@@ -122,15 +132,12 @@ INSTANTIATE_TEST_SUITE_P(AllSorts, EverySort,
 
 TEST(OddEvenTransposition, SortsSmallInputsOfEveryKind) {
     PMPP_REQUIRE_GPU();
-    for (CaseKind kind : bitonic::all_kinds())
-        for (bool specials : {false, true}) {
-            kind.specials = specials;
-            for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{17},
-                                  std::size_t{256}, std::size_t{1000}, std::size_t{2049}}) {
-                const CheckResult r = check_fn(BITONIC_FN(bitonic::odd_even_transposition_sort), n,
-                                               Distribution::Uniform, kind, seed_for(n, kind));
-                EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
-            }
+    for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials())
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{17},
+                              std::size_t{256}, std::size_t{1000}, std::size_t{2049}}) {
+            const CheckResult r = check_fn(BITONIC_FN(bitonic::odd_even_transposition_sort), n, Distribution::Uniform,
+                                           kind, seed_for(n, kind));
+            EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
         }
 }
 
@@ -164,28 +171,19 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
 
 TEST(WrongSorts, ASortThatSkipsAStepIsRejectedAsNotSorted) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong(WRONG_FN(skips_a_step), 1000)) {
-        ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
-    }
+    expect_rejected_saying(WRONG_FN(skips_a_step), 1000, &CheckResult::message, "not sorted");
 }
 
 TEST(WrongSorts, ASortWithAFlippedDirectionBitIsRejectedAsSortedTheOtherWay) {
     PMPP_REQUIRE_GPU();
     // Flipping every direction of one stage but the last is harmless (both halves of each block
     // still sort in opposite directions): flipped everywhere, the last stage reverses the output.
-    for (const CheckResult& r : check_wrong(WRONG_FN(flips_the_direction_bit), 1000)) {
-        ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.hint.find("opposite order"), std::string::npos) << r.report();
-    }
+    expect_rejected_saying(WRONG_FN(flips_the_direction_bit), 1000, &CheckResult::hint, "opposite order");
 }
 
 TEST(WrongSorts, ASortThatReadsTheDirectionFromTheWrongBitIsRejectedAsNotSorted) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong(WRONG_FN(reads_the_direction_from_the_wrong_bit), 1000)) {
-        ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.message.find("not sorted"), std::string::npos) << r.report();
-    }
+    expect_rejected_saying(WRONG_FN(reads_the_direction_from_the_wrong_bit), 1000, &CheckResult::message, "not sorted");
 }
 
 TEST(WrongSorts, TheSeedsDirectionRulePassesPowersOfTwoAndIsRejectedBetweenThem) {
@@ -199,10 +197,8 @@ TEST(WrongSorts, TheSeedsDirectionRulePassesPowersOfTwoAndIsRejectedBetweenThem)
 
 TEST(WrongSorts, ASortThatLosesAKeyAndDuplicatesAnotherIsRejectedAsNotAPermutation) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong(WRONG_FN(loses_a_key_and_duplicates_another), 1000)) {
-        ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.message.find("not a permutation"), std::string::npos) << r.report();
-    }
+    expect_rejected_saying(WRONG_FN(loses_a_key_and_duplicates_another), 1000, &CheckResult::message,
+                           "not a permutation");
 }
 
 TEST(WrongSorts, ASortThatLeavesTheValuesBehindIsRejected) {
@@ -265,10 +261,7 @@ TEST(WrongSorts, AValueThatAppearsTwiceBesideEqualKeysIsRejectedAndAnyOrderOfEqu
 
 TEST(WrongSorts, ASortThatDoesNothingIsRejectedAndTheMessageSaysSo) {
     PMPP_REQUIRE_GPU();
-    for (const CheckResult& r : check_wrong(WRONG_FN(does_nothing), 1000)) {
-        ASSERT_FALSE(r.ok);
-        EXPECT_NE(r.hint.find("nothing was sorted"), std::string::npos) << r.report();
-    }
+    expect_rejected_saying(WRONG_FN(does_nothing), 1000, &CheckResult::hint, "nothing was sorted");
 }
 
 // ---- README hints: each is what the check prints for its mistake -----------------------------------

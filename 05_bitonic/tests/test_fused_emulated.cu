@@ -4,7 +4,7 @@
 // arithmetic; the device tests (test_bitonic.cu) then run the same code on the GPU.
 #include "../bitonic_4_fused.cuh"
 #include "../harness/bitonic_harness.h"
-#include "kind_seed.h"
+#include "every_kind.h"
 
 #include "common/testing.h"
 
@@ -71,41 +71,17 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
     }
 }
 
-template <class Shape, int kMaxLogGlobalItems, class K>
-void expect_emulation_sorts(std::size_t n, const CaseKind& kind, std::uint64_t seed) {
-    const auto in = bitonic::make_input<K>(n, Distribution::Uniform, kind, seed);
-    std::vector<K> keys = in.keys, expected = in.keys;
-    std::vector<u32> values = in.values;
-    sort_cpu(expected.data(), nullptr, n, kind.order);
-    if (kind.with_values)
-        emulate_fused<Shape, kMaxLogGlobalItems, true>(keys.data(), values.data(), n, kind.order);
-    else
-        emulate_fused<Shape, kMaxLogGlobalItems, false>(keys.data(), static_cast<u32*>(nullptr), n, kind.order);
-    const CheckResult r =
-        bitonic::check_sorted_output(in, expected, keys.data(), kind.with_values ? values.data() : nullptr, kind.order);
-    EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
-}
-
+// emulate_fused as a host sort of any key type (values null for keys alone).
 template <class Shape, int kMaxLogGlobalItems>
-void expect_emulation_sorts_every_kind(const std::vector<std::size_t>& sizes) {
-    for (const CaseKind& base : bitonic::all_kinds())
-        for (bool specials : {false, true}) {
-            CaseKind kind = base;
-            kind.specials = specials;
-            for (std::size_t n : sizes) {
-                const std::uint64_t seed = bitonic_tests::seed_for(n, kind);
-                switch (kind.type) {
-                    case KeyType::U32:
-                        expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::uint32_t>(n, kind, seed);
-                        break;
-                    case KeyType::I32:
-                        expect_emulation_sorts<Shape, kMaxLogGlobalItems, std::int32_t>(n, kind, seed);
-                        break;
-                    case KeyType::F32: expect_emulation_sorts<Shape, kMaxLogGlobalItems, float>(n, kind, seed); break;
-                }
-            }
-        }
-}
+struct EmulatedFused {
+    template <class K>
+    void operator()(K* keys, u32* values, std::size_t n, SortOrder order) const {
+        if (values != nullptr)
+            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order);
+        else
+            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order);
+    }
+};
 
 using SmallShape = TileShape<5, 5>;  // 32 threads x 32 = 1024 per tile: many stages past the tile cheaply
 using ShippedShape = TileShape<8, 5>;  // what bitonic_4_fused.cu launches
@@ -140,16 +116,17 @@ TEST(FusedEmulated, SortsEveryKindOnEveryEdgeSizeWithASmallTile) {
     for (std::size_t n = 0; n <= 40; ++n) sizes.push_back(n);
     for (std::size_t n : {1023, 1024, 1025, 2049, 4097, 16385}) sizes.push_back(n);
     sizes.push_back((std::size_t{1} << 17) + 3);  // stages past the tile need 7 long strides: 3 passes
-    expect_emulation_sorts_every_kind<SmallShape, 3>(sizes);
+    bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<SmallShape, 3>{});
 }
 
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
     // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile, 2 passes of at most 4.
     const std::vector<std::size_t> sizes = {8191, 8192, 8193, (std::size_t{1} << 14) + 1, (std::size_t{1} << 18) + 3};
     for (std::size_t n : sizes) {
-        expect_emulation_sorts<ShippedShape, 4, std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n));
-        expect_emulation_sorts<ShippedShape, 4, float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
-                                                       pmpp::testing::test_seed(n + 1));
+        bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
+                                                             EmulatedFused<ShippedShape, 4>{});
+        bitonic_tests::expect_host_sort_sorts<float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
+                                                     pmpp::testing::test_seed(n + 1), EmulatedFused<ShippedShape, 4>{});
     }
 }
 

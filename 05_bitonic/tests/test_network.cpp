@@ -5,7 +5,7 @@
 #include "../bitonic.h"
 #include "../bitonic_network.h"
 #include "../harness/bitonic_harness.h"
-#include "kind_seed.h"
+#include "every_kind.h"
 
 #include "common/testing.h"
 
@@ -30,18 +30,6 @@ bool network_sorts_zero_one_input(unsigned mask, std::size_t n, SortOrder order)
     bitonic_network_cpu(keys, nullptr, n, order);
     if (order == SortOrder::Ascending) return std::is_sorted(keys, keys + n);
     return std::is_sorted(keys, keys + n, [](std::uint32_t a, std::uint32_t b) { return a > b; });
-}
-
-template <typename K>
-void expect_network_agrees_with_std_sort(std::size_t n, const CaseKind& kind, std::uint64_t seed) {
-    const auto in = bitonic::make_input<K>(n, Distribution::Uniform, kind, seed);
-    std::vector<K> keys = in.keys, expected = in.keys;
-    std::vector<std::uint32_t> values = in.values;
-    sort_cpu(expected.data(), nullptr, n, kind.order);
-    bitonic_network_cpu(keys.data(), kind.with_values ? values.data() : nullptr, n, kind.order);
-    const CheckResult r =
-        bitonic::check_sorted_output(in, expected, keys.data(), kind.with_values ? values.data() : nullptr, kind.order);
-    EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
 }
 
 bitonic::SortInput<std::uint32_t> small_input() {
@@ -103,19 +91,10 @@ TEST(CpuNetwork, AgreesWithStdSortOnRandomInputsOfEveryLengthKeyTypeAndOrder) {
     std::vector<std::size_t> sizes;
     for (std::size_t n = 0; n <= 130; ++n) sizes.push_back(n);
     for (std::size_t n : {255, 256, 257, 1000, 1023, 1024, 1025, 4097}) sizes.push_back(n);
-    for (const CaseKind& base : bitonic::all_kinds())
-        for (bool specials : {false, true}) {
-            CaseKind kind = base;
-            kind.specials = specials;
-            for (std::size_t n : sizes) {
-                const std::uint64_t seed = bitonic_tests::seed_for(n, kind);
-                switch (kind.type) {
-                    case KeyType::U32: expect_network_agrees_with_std_sort<std::uint32_t>(n, kind, seed); break;
-                    case KeyType::I32: expect_network_agrees_with_std_sort<std::int32_t>(n, kind, seed); break;
-                    case KeyType::F32: expect_network_agrees_with_std_sort<float>(n, kind, seed); break;
-                }
-            }
-        }
+    bitonic_tests::expect_host_sort_sorts_every_kind(
+        sizes, [](auto* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+            bitonic_network_cpu(keys, values, n, order);
+        });
 }
 
 TEST(NetworkRules, LowerOfPairGivesEachPairOfAStepToExactlyOneThread) {

@@ -1,5 +1,9 @@
+// wrong_bitonic.cu: the deliberately wrong sorts of wrong_bitonic.h, as kernels: the network with
+// one mistake in its steps (faulty_network), and sorts that write outside the array, lose keys
+// or values, or game the benchmark.
 #include "wrong_bitonic.h"
 
+#include "../bitonic_4_fused.cuh"
 #include "../bitonic_network.h"
 
 #include "common/cuda_check.h"
@@ -7,18 +11,7 @@
 
 namespace {
 
-enum class Mistake {
-    None,
-    SkipsAStep,
-    FlipsTheDirectionBit,
-    ReadsTheWrongBit,
-    SeedsDirectionRule,
-    PartnerPastNNotSkipped,
-    ComparesWithLessThan,
-    SwapsThroughAnOverwrittenKey,
-    StagesUpToN,
-    SkipsTheStepsLongerThanATile,
-};
+using wrong::Mistake;
 
 constexpr std::size_t kTile = 2048;  // the starter's (and bitonic_3_shared.cu's) tile
 
@@ -39,20 +32,15 @@ __device__ void swap_through_the_overwritten_key(K* keys, std::uint32_t* values,
 }
 
 // The comparison with the key type's own < (and > descending), not the total order of Before.
+// Where < orders two keys the total order agrees, so the swap is compare_exchange's; a NaN, or a
+// zero beside the other zero, which < leaves unordered, never moves.
 template <typename K>
 __device__ void compare_exchange_with_less_than(K* keys, std::uint32_t* values, std::size_t i, std::size_t l,
                                                 bool forward, bool descending) {
     const K a = keys[i], b = keys[l];
     const bool ascending_here = forward != descending;
-    if (ascending_here ? b < a : a < b) {
-        keys[i] = b;
-        keys[l] = a;
-        if (values != nullptr) {
-            const std::uint32_t v = values[i];
-            values[i] = values[l];
-            values[l] = v;
-        }
-    }
+    if (ascending_here ? b < a : a < b)
+        bitonic::compare_exchange(keys, values, i, l, ascending_here, bitonic::Before<K>{});
 }
 
 template <typename K>
@@ -77,20 +65,6 @@ __global__ void faulty_step(K* keys, std::uint32_t* values, std::size_t n, std::
 }
 
 template <typename K>
-void faulty_network(Mistake mistake, K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    if (n < 2) return;
-    const auto blocks = static_cast<unsigned>((n + 255) / 256);
-    const std::size_t last_stage = mistake == Mistake::StagesUpToN ? n : bitonic::padded_length(n);
-    for (std::size_t k = 2; k <= last_stage; k <<= 1)
-        for (std::size_t j = k >> 1; j > 0; j >>= 1) {
-            if (mistake == Mistake::SkipsAStep && k == 4 && j == 1) continue;
-            if (mistake == Mistake::SkipsTheStepsLongerThanATile && j >= kTile) continue;
-            faulty_step<<<blocks, 256>>>(keys, values, n, j, k, bitonic::before_for<K>(order), mistake);
-            PMPP_CHECK_LAUNCH();
-        }
-}
-
-template <typename K>
 __global__ void copy_element(K* keys, std::uint32_t* values, std::size_t from, std::size_t to) {
     keys[to] = keys[from];
     if (values != nullptr) values[to] = values[from];
@@ -105,16 +79,10 @@ __global__ void fill_padding(K* keys, std::uint32_t* values, std::size_t n, std:
 }
 
 // The key that sorts after every other in `order` (keys.h): its ordered bits are all ones, or
-// all zeros when descending.
+// all zeros when descending (decoded as the fused sort decodes its registers).
 template <typename K>
 K last_key(SortOrder order) {
-    const std::uint32_t bits = order == SortOrder::Ascending ? 0xFFFFFFFFu : 0u;
-    if constexpr (std::is_same_v<K, float>)
-        return pmpp::from_ordered_bits(bits);
-    else if constexpr (std::is_same_v<K, std::int32_t>)
-        return pmpp::from_ordered_bits_i32(bits);
-    else
-        return bits;
+    return bitonic::fused::decode<K>(order == SortOrder::Ascending ? 0xFFFFFFFFu : 0u, 0);
 }
 
 // The key that sorts before every other in `order`: ordered bits all zeros (all ones descending).
@@ -167,24 +135,18 @@ __global__ void duplicate_first_equal_value(const K* keys, std::uint32_t* values
 
 namespace wrong {
 
-template <typename K>
-void skips_a_step(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::SkipsAStep, keys, values, n, order);
-}
-
-template <typename K>
-void flips_the_direction_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::FlipsTheDirectionBit, keys, values, n, order);
-}
-
-template <typename K>
-void reads_the_direction_from_the_wrong_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::ReadsTheWrongBit, keys, values, n, order);
-}
-
-template <typename K>
-void uses_the_seeds_direction_rule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::SeedsDirectionRule, keys, values, n, order);
+template <Mistake M, typename K>
+void faulty_network(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    if (n < 2) return;
+    const auto blocks = static_cast<unsigned>((n + 255) / 256);
+    const std::size_t last_stage = M == Mistake::StagesUpToN ? n : bitonic::padded_length(n);
+    for (std::size_t k = 2; k <= last_stage; k <<= 1)
+        for (std::size_t j = k >> 1; j > 0; j >>= 1) {
+            if (M == Mistake::SkipsAStep && k == 4 && j == 1) continue;
+            if (M == Mistake::SkipsTheStepsLongerThanATile && j >= kTile) continue;
+            faulty_step<<<blocks, 256>>>(keys, values, n, j, k, bitonic::before_for<K>(order), M);
+            PMPP_CHECK_LAUNCH();
+        }
 }
 
 template <typename K>
@@ -208,36 +170,11 @@ void pads_in_memory_past_the_end(K* keys, std::uint32_t* values, std::size_t n, 
                                                                                last_key<K>(order));
         PMPP_CHECK_LAUNCH();
     }
-    faulty_network(Mistake::None, keys, values, padded, order);  // the keys below n come out right
+    faulty_network<Mistake::None>(keys, values, padded, order);  // the keys below n come out right
 }
 
 template <typename K>
 void does_nothing(K*, std::uint32_t*, std::size_t, SortOrder) {}
-
-template <typename K>
-void keeps_partners_past_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::PartnerPastNNotSkipped, keys, values, n, order);
-}
-
-template <typename K>
-void compares_with_less_than(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::ComparesWithLessThan, keys, values, n, order);
-}
-
-template <typename K>
-void swaps_through_an_overwritten_key(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::SwapsThroughAnOverwrittenKey, keys, values, n, order);
-}
-
-template <typename K>
-void runs_the_stages_up_to_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::StagesUpToN, keys, values, n, order);
-}
-
-template <typename K>
-void leaves_out_the_steps_longer_than_a_tile(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    faulty_network(Mistake::SkipsTheStepsLongerThanATile, keys, values, n, order);
-}
 
 template <typename K>
 void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
@@ -250,7 +187,7 @@ void copies_back_with_i_le_n(K* keys, std::uint32_t* values, std::size_t n, Sort
     copy_into_padded<<<static_cast<unsigned>((padded + 1 + 255) / 256), 256>>>(
         keys, values, n, padded, last_key<K>(order), scratch.data(), scratch_values_ptr);
     PMPP_CHECK_LAUNCH();
-    faulty_network(Mistake::None, scratch.data(), scratch_values_ptr, padded, order);
+    faulty_network<Mistake::None>(scratch.data(), scratch_values_ptr, padded, order);
     copy_back_with_i_le_n<<<64, 256>>>(scratch.data(), scratch_values_ptr, n, keys, values);
     PMPP_CHECK_LAUNCH();
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());  // before the scratch copy is freed
@@ -265,7 +202,7 @@ void pads_in_memory_before_the_start(K* keys, std::uint32_t* values, std::size_t
         PMPP_CHECK_LAUNCH();
     }
     // The pad sorts first, into the memory before the array; the keys from index 0 come out right.
-    faulty_network(Mistake::None, keys - pad, values != nullptr ? values - pad : nullptr, n + pad, order);
+    faulty_network<Mistake::None>(keys - pad, values != nullptr ? values - pad : nullptr, n + pad, order);
 }
 
 template <typename K>
@@ -292,22 +229,28 @@ void remembers_its_last_call(K* keys, std::uint32_t* values, std::size_t n, Sort
     called = true;
 }
 
-BITONIC_INSTANTIATE_SORT(skips_a_step)
-BITONIC_INSTANTIATE_SORT(flips_the_direction_bit)
-BITONIC_INSTANTIATE_SORT(reads_the_direction_from_the_wrong_bit)
-BITONIC_INSTANTIATE_SORT(uses_the_seeds_direction_rule)
 BITONIC_INSTANTIATE_SORT(loses_a_key_and_duplicates_another)
 BITONIC_INSTANTIATE_SORT(leaves_the_values_behind)
 BITONIC_INSTANTIATE_SORT(pads_in_memory_past_the_end)
 BITONIC_INSTANTIATE_SORT(does_nothing)
-BITONIC_INSTANTIATE_SORT(keeps_partners_past_n)
-BITONIC_INSTANTIATE_SORT(compares_with_less_than)
-BITONIC_INSTANTIATE_SORT(swaps_through_an_overwritten_key)
-BITONIC_INSTANTIATE_SORT(runs_the_stages_up_to_n)
-BITONIC_INSTANTIATE_SORT(leaves_out_the_steps_longer_than_a_tile)
 BITONIC_INSTANTIATE_SORT(copies_back_with_i_le_n)
 BITONIC_INSTANTIATE_SORT(pads_in_memory_before_the_start)
 BITONIC_INSTANTIATE_SORT(duplicates_a_value_between_equal_keys)
 BITONIC_INSTANTIATE_SORT(remembers_its_last_call)
+
+// The network with each mistake, for every key type.
+#define WRONG_INSTANTIATE_NETWORK(M)                                                                                 \
+    template void faulty_network<Mistake::M, std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, SortOrder); \
+    template void faulty_network<Mistake::M, std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, SortOrder);   \
+    template void faulty_network<Mistake::M, float>(float*, std::uint32_t*, std::size_t, SortOrder);
+WRONG_INSTANTIATE_NETWORK(SkipsAStep)
+WRONG_INSTANTIATE_NETWORK(FlipsTheDirectionBit)
+WRONG_INSTANTIATE_NETWORK(ReadsTheWrongBit)
+WRONG_INSTANTIATE_NETWORK(SeedsDirectionRule)
+WRONG_INSTANTIATE_NETWORK(PartnerPastNNotSkipped)
+WRONG_INSTANTIATE_NETWORK(ComparesWithLessThan)
+WRONG_INSTANTIATE_NETWORK(SwapsThroughAnOverwrittenKey)
+WRONG_INSTANTIATE_NETWORK(StagesUpToN)
+WRONG_INSTANTIATE_NETWORK(SkipsTheStepsLongerThanATile)
 
 }  // namespace wrong

@@ -8,14 +8,31 @@
 
 namespace wrong {
 
+// The mistakes made inside the network (faulty_network): the sort of each one is below.
+enum class Mistake {
+    None,
+    SkipsAStep,
+    FlipsTheDirectionBit,
+    ReadsTheWrongBit,
+    SeedsDirectionRule,
+    PartnerPastNNotSkipped,
+    ComparesWithLessThan,
+    SwapsThroughAnOverwrittenKey,
+    StagesUpToN,
+    SkipsTheStepsLongerThanATile,
+};
+// The seed's network, one launch per step (k, j), with `M` made wherever it applies.
+template <Mistake M, typename K>
+void faulty_network(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+
 template <typename K>  // leaves out one step, (k = 4, j = 1)
-void skips_a_step(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto skips_a_step = faulty_network<Mistake::SkipsAStep, K>;
 template <typename K>  // the direction test negated in every step: the whole output comes out reversed
-void flips_the_direction_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto flips_the_direction_bit = faulty_network<Mistake::FlipsTheDirectionBit, K>;
 template <typename K>  // the direction read from bit k/2 instead of bit k
-void reads_the_direction_from_the_wrong_bit(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto reads_the_direction_from_the_wrong_bit = faulty_network<Mistake::ReadsTheWrongBit, K>;
 template <typename K>  // forward when bit k of i is 0: right only when n is a power of two
-void uses_the_seeds_direction_rule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto uses_the_seeds_direction_rule = faulty_network<Mistake::SeedsDirectionRule, K>;
 template <typename K>  // sorts, then overwrites element n/2 with its neighbour (key and value)
 void loses_a_key_and_duplicates_another(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
 template <typename K>  // sorts the keys and leaves the values where they were
@@ -27,15 +44,15 @@ void does_nothing(K* keys, std::uint32_t* values, std::size_t n, SortOrder order
 
 // ---- the mistakes the README's hints are about ----------------------------------------------------
 template <typename K>  // "if (partner > i)": the partner is not skipped when it is at or past n
-void keeps_partners_past_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto keeps_partners_past_n = faulty_network<Mistake::PartnerPastNNotSkipped, K>;
 template <typename K>  // swaps when keys[l] < keys[i] (> descending), the float's own <, not before()
-void compares_with_less_than(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto compares_with_less_than = faulty_network<Mistake::ComparesWithLessThan, K>;
 template <typename K>  // swaps with "keys[i] = keys[l]; keys[l] = keys[i];": both end up holding keys[l]
-void swaps_through_an_overwritten_key(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto swaps_through_an_overwritten_key = faulty_network<Mistake::SwapsThroughAnOverwrittenKey, K>;
 template <typename K>  // the stage loop "for (k = 2; k <= n; k *= 2)": one stage short when n is not a power of two
-void runs_the_stages_up_to_n(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto runs_the_stages_up_to_n = faulty_network<Mistake::StagesUpToN, K>;
 template <typename K>  // the tile kernel for every stage, without the global steps j = k/2 ... 2048 before it
-void leaves_out_the_steps_longer_than_a_tile(K* keys, std::uint32_t* values, std::size_t n, SortOrder order);
+constexpr auto leaves_out_the_steps_longer_than_a_tile = faulty_network<Mistake::SkipsTheStepsLongerThanATile, K>;
 
 // ---- writes outside the array, and a sort that games the benchmark ------------------------------
 template <typename K>  // sorts a padded copy, then copies it back with a grid-stride loop bounded by

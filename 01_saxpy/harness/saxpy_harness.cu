@@ -1,7 +1,7 @@
 // saxpy_harness.cu: inputs, the check, the benchmark and the table of variants of exercise 01.
 //
 // Every z the harness hands to an implementation, in device or host memory, lies between two
-// guard zones (GuardedBuffer on the device, GuardedHostArray on the host), is poisoned
+// guard zones (GuardedBuffer on the device, GuardedHostArray<float> on the host), is poisoned
 // before every run and checked after every run: the check's one run, and every warm-up and
 // timed run of the benchmark (verify_z, the same rule for both).
 #include "saxpy_harness.h"
@@ -9,10 +9,11 @@
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/device_check.cuh"
+#include "common/guarded_host_array.h"
+#include "common/host_timing.h"
 #include "common/report.h"
 
 #include <algorithm>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ namespace saxpy {
 using namespace pmpp;
 
 namespace {
+
+// The tolerance of the check: GPUs fuse a * x + y into one FMA (one rounding), the CPU
+// rounds twice; inputs lie in [-1, 1) and |a| < 4, so |z| < 5 and the two differ by at most
+// an ulp of 4, about 5e-7.
+constexpr Tolerance kTolerance{2e-6, 1e-6};
+
+using HostArray = GuardedHostArray<float>;
 
 bool is_from_host(Memory m) { return m == kFromHostPageable || m == kFromHostPinned; }
 
@@ -38,18 +46,19 @@ constexpr MemoryLayout kLayouts[] = {
     {" from-host pinned", 0, 0, 0},
 };
 
-// a on [-4, 4) in steps of 2^-21, never 0; x and y from `dist`; the CPU's z, also on the device
-// when `on_device` (every device-memory run is compared with it there).
-SaxpyProblem make_problem(std::size_t n, Distribution dist, std::uint64_t seed, bool on_device) {
+// a on [-4, 4) in steps of 2^-21, never 0; x and y from the case's distribution; the CPU's z,
+// also on the device unless the case is from host memory (every device-memory run is compared
+// with it there).
+SaxpyProblem make_problem(const SaxpyCase& c, std::uint64_t seed, const Options&) {
     SaxpyProblem p;
     Rng rng(derive_seed(seed, 0xA));
     do p.a = rng.signed_unit_float() * 4.0f;
     while (p.a == 0.0f);
-    p.x = generate<float>(n, dist, derive_seed(seed, 1));
-    p.y = generate<float>(n, dist, derive_seed(seed, 2));
-    p.expected.resize(n);
-    saxpy_cpu(n, p.a, p.x.data(), p.y.data(), p.expected.data());
-    if (on_device) p.expected_dev.upload(p.expected);
+    p.x = generate<float>(c.n, c.dist, derive_seed(seed, 1));
+    p.y = generate<float>(c.n, c.dist, derive_seed(seed, 2));
+    p.expected.resize(c.n);
+    saxpy_cpu(c.n, p.a, p.x.data(), p.y.data(), p.expected.data());
+    if (!is_from_host(c.spec.memory)) p.expected_dev.upload(p.expected);
     return p;
 }
 
@@ -85,10 +94,11 @@ CheckResult verify_z(const float* expected, const GuardedBuffer<float>& z, std::
 }
 
 // The check of one from-host run: z's guard zones, then z against the expected output.
-CheckResult verify_host_z(const std::vector<float>& expected, const GuardedHostArray& z) {
+CheckResult verify_host_z(const std::vector<float>& expected, const HostArray& z) {
     CheckResult r = z.check_guards();
-    if (!r.ok) return r;
-    return compare_close(expected.data(), z.data(), z.size(), kTolerance);
+    if (r.ok) return compare_close(expected.data(), z.data(), z.size(), kTolerance);
+    r.hint = "a copy of the wrong length: z has n elements, copy n * sizeof(float) bytes back";
+    return r;
 }
 
 // What the check's hints may name (check_hints.h): the block of 256 threads, one element each,
@@ -96,42 +106,6 @@ CheckResult verify_host_z(const std::vector<float>& expected, const GuardedHostA
 // blocks of 2048 elements are left out: only a correct kernel uses them, and a student's tail
 // from index 2^26 on would be named after them.)
 HintContext saxpy_hint_context() { return {{{256, "block"}}, {}}; }
-
-// Where a run stands in a timing of `t`, as time_checked names it: "warm-up run 1 of 1",
-// "timed run 3 of 5".
-std::string run_name(int index, const TimingOptions& t) {
-    if (index < t.warmup) return format("warm-up run %d of %d", index + 1, t.warmup);
-    return format("timed run %d of %d", index - t.warmup + 1, std::max(t.repeats, 1));
-}
-
-// time_host with every run checked, since time_host has no verify: the untimed prepare before
-// each run first checks the run before it, then poisons; the last run is checked after the
-// timing. `wrong` receives the first wrong run's result, named, else a pass.
-Stats time_host_checked(const TimingOptions& t, const std::function<void()>& run, GuardedHostArray& z,
-                        const std::vector<float>& expected, CheckResult& wrong) {
-    wrong = CheckResult::pass(z.size());
-    int runs_done = 0;
-    auto check_last_run = [&] {
-        if (runs_done == 0 || !wrong.ok) return;  // nothing ran yet, or a wrong run is already kept
-        CheckResult r = verify_host_z(expected, z);
-        if (!r.ok) {
-            r.message = run_name(runs_done - 1, t) + ": " + r.message;
-            wrong = r;
-        }
-    };
-    const Stats ms = time_host(
-        t,
-        [&] {
-            run();
-            ++runs_done;
-        },
-        [&] {
-            check_last_run();
-            z.poison();
-        });
-    check_last_run();
-    return ms;
-}
 
 // One variant on one case, z poisoned first, compared with the CPU's within kTolerance. z
 // (device or host memory) lies between guard zones: a write outside it fails the case ("wrote
@@ -143,8 +117,8 @@ CheckResult check(const SaxpyExercise::Row& v, const SaxpyProblem& p, const Saxp
     const std::size_t n = c.n;
     if (is_from_host(c.spec.memory)) {
         const bool pinned = c.spec.memory == kFromHostPinned;
-        const GuardedHostArray hx(p.x, pinned, "x"), hy(p.y, pinned, "y");  // copies: the problem stays as made
-        GuardedHostArray hz(n, pinned, "z");  // poisoned, guards armed
+        const HostArray hx(p.x, pinned, "x"), hy(p.y, pinned, "y");  // copies: the problem stays as made
+        HostArray hz(n, pinned, "z");  // poisoned, guards armed
         fn.from_host(n, p.a, hx.data(), hy.data(), hz.data());
         PMPP_CUDA_CHECK(cudaDeviceSynchronize());
         CheckResult r = verify_host_z(p.expected, hz);
@@ -161,9 +135,7 @@ CheckResult check(const SaxpyExercise::Row& v, const SaxpyProblem& p, const Saxp
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
     CheckResult r = verify_z(p.expected_dev.data(), dz, o.z);
     if (!r.ok) return r;
-    std::vector<float> x(n + o.x), y(n + o.y);
-    dx.download(x.data(), n + o.x);
-    dy.download(y.data(), n + o.y);
+    const std::vector<float> x = dx.to_host(), y = dy.to_host();  // n + o.x and n + o.y floats
     return check_inputs_unchanged(p, x.data() + o.x, y.data() + o.y);
 }
 
@@ -176,12 +148,7 @@ std::vector<Measurement> bench(const SaxpyExercise::Row& v, SaxpyProblem& p, std
     const double bytes = 12.0 * static_cast<double>(n);
     if (v.kind == ImplKind::Cpu) {
         std::vector<float> z(n);
-        Measurement m;
-        m.ms = time_host(ctx.slow_timing(), [&] { saxpy_cpu(n, p.a, p.x.data(), p.y.data(), z.data()); });
-        m.bytes = bytes;
-        m.items = static_cast<double>(n);
-        m.note = "one CPU thread, for scale";
-        return {m};
+        return {time_cpu_for_scale(ctx, bytes, n, [&] { saxpy_cpu(n, p.a, p.x.data(), p.y.data(), z.data()); })};
     }
     const SaxpyFn& fn = v.fn;
     const HintScope hint_scope(saxpy_hint_context());  // every run's check reports as the check does
@@ -215,17 +182,18 @@ std::vector<Measurement> bench(const SaxpyExercise::Row& v, SaxpyProblem& p, std
     // End to end from host memory, timed on the host (the function is synchronous).
     const TimingOptions t = ctx.slow_timing();
     for (bool pinned : {false, true}) {
-        const GuardedHostArray hx(p.x, pinned, "x"), hy(p.y, pinned, "y");  // as in the check
-        GuardedHostArray hz(n, pinned, "z");
+        const HostArray hx(p.x, pinned, "x"), hy(p.y, pinned, "y");  // as in the check
+        HostArray hz(n, pinned, "z");
         Measurement e2e;
         e2e.section = "end to end from host memory (allocate, copy in, compute, copy out, free)";
         e2e.label = v.name + (pinned ? " pinned" : " pageable");
         e2e.bytes = bytes;
         e2e.items = static_cast<double>(n);
-        CheckResult wrong;
-        const auto run = [&] { fn.from_host(n, p.a, hx.data(), hy.data(), hz.data()); };
-        e2e.ms = time_host_checked(t, run, hz, p.expected, wrong);
-        e2e.record_check(wrong);
+        TimedCall host_call;
+        host_call.prepare = [&] { hz.poison(); };
+        host_call.run = [&] { fn.from_host(n, p.a, hx.data(), hy.data(), hz.data()); };
+        host_call.verify = [&] { return verify_host_z(p.expected, hz); };
+        e2e.record(time_host_checked(t, host_call));
         if (fn.end_to_end == kEndToEndWithPhases) {
             // Where the time goes: each phase alone, timed with events (the harness's own copies).
             DeviceBuffer<float> bx(n), by(n), bz(n);
@@ -289,19 +257,20 @@ void cublas_on_a_copy_of_y(std::size_t n, float a, const float* x, const float* 
 // end-to-end row. The check holds less (x, y, z and the expected z: 16n bytes; from host memory,
 // the from-host function's x, y, z: 12n), cuBLAS no more than the kernel row (its handle's
 // workspace is allocated once per process, by the first call, at the smallest size).
-double saxpy_device_bytes(std::size_t n) {
+double saxpy_device_bytes(std::size_t n, const Options&) {
     const double array = 4.0 * static_cast<double>(n);  // n floats
     return 3 * committed_device_bytes(array)  // the kernel row's x and y; the expected z
            + committed_device_bytes(array + 2.0 * guard_bytes<float>())  // z between its guard zones (4 KiB each)
-           + 3 * committed_device_bytes(array);  // end to end, while those four stay: the from-host function's own x,
-    // y, z, then (freed first) the phase timing's bx, by, bz
+           // end to end, while those four stay: the from-host function's own x, y, z, then (freed
+           // first) the phase timing's bx, by, bz
+           + 3 * committed_device_bytes(array);
 }
 
 // The most host memory one size holds at once: an end-to-end row (the student and "vectorized"),
 // from pageable or pinned memory alike. The CPU's row holds 16n (the problem and its own z); the
 // check at most as much as here (from host memory: the same six arrays; on the device: the
 // problem and the copies of x and y read back, 20n).
-double saxpy_host_bytes(std::size_t n) {
+double saxpy_host_bytes(std::size_t n, const Options&) {
     const double array = 4.0 * static_cast<double>(n);
     return 3 * array  // the problem's x, y and expected z
            + 3 * (array + 2.0 * guard_bytes<float>());  // the run's copies of x and y, and z (GuardedHostArray)
@@ -330,23 +299,18 @@ SaxpyExercise make_exercise() {
          {cublas_on_a_copy_of_y, from_host_of<cublas_on_a_copy_of_y>, saxpy_cublas_in_place}},
         {"cpu", ImplKind::Cpu, "a plain loop: the definition of correct (saxpy_cpu.cpp)", {}},
     };
-    ex.baseline = "cublas";
-    ex.items_unit = "Gelem/s";
-    ex.max_size = std::size_t{1} << 32;
+    ex.baseline = "cublas";  // items in Gelem/s, sizes up to 2^32: the defaults
     ex.bench_sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 28};
     ex.cases = saxpy_cases;
     ex.describe = [](const SaxpyCase& c) { return std::string(to_string(c.dist)) + kLayouts[c.spec.memory].words; };
-    ex.make_problem = [](const SaxpyCase& c, std::uint64_t seed, const Options&) {
-        return make_problem(c.n, c.dist, seed, !is_from_host(c.spec.memory));
-    };
+    ex.make_problem = make_problem;
     ex.check = check;
     ex.make_bench_problem = [](std::size_t n, BenchContext& ctx) {
-        return make_problem(n, Distribution::Uniform, ctx.seed, /*on_device=*/true);
+        return make_problem(make_case(n), ctx.seed, ctx.opts);
     };
     ex.bench = bench;
-    // 28 bytes per element on the device, 24 on the host (saxpy_device_bytes, saxpy_host_bytes).
-    ex.device_bytes = [](std::size_t n, const Options&) { return saxpy_device_bytes(n); };
-    ex.host_bytes = [](std::size_t n, const Options&) { return saxpy_host_bytes(n); };
+    ex.device_bytes = saxpy_device_bytes;  // 28 bytes per element
+    ex.host_bytes = saxpy_host_bytes;  // 24 bytes per element
     return ex;
 }
 

@@ -3,8 +3,10 @@
 #include "../harness/saxpy_harness.h"
 #include "wrong_saxpy.h"
 
+#include "common/guarded_host_array.h"
 #include "common/readme_hints.h"
 #include "common/testing.h"
+#include "common/testing_student_row.h"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +19,7 @@ namespace {
 
 const std::size_t kEdgeSizes[] = {0, 1, 255, 256, 257, std::size_t{1} << 20, (std::size_t{1} << 26) + 3};
 
+using pmpp::testing::contains;
 using saxpy::SaxpyFn;
 
 saxpy::SaxpyCase uniform_case(std::size_t n, saxpy::Memory memory = saxpy::kAligned) {
@@ -27,20 +30,12 @@ SaxpyFn device_only(SaxpyDeviceFn fn) { return {fn}; }
 SaxpyFn variant(const std::string& name) { return saxpy::exercise().variant(name).fn; }
 
 // `fn` in the student's row (the kind and name the end-to-end rows are labelled with).
-saxpy::SaxpyExercise::Row student_row(const SaxpyFn& fn) { return {"student", ImplKind::Student, "", fn}; }
-
-// `fn` on case `c`, with inputs from `seed` (what the runner's check does).
 CheckResult check_case(const SaxpyFn& fn, const saxpy::SaxpyCase& c, std::uint64_t seed) {
-    return saxpy::exercise().check_case(student_row(fn), c, seed);
+    return pmpp::testing::check_as_student(saxpy::exercise(), fn, c, seed);
 }
-// The benchmark's rows of `fn` in the student's row at size n.
 std::vector<Measurement> bench_impl(const SaxpyFn& fn, std::size_t n, BenchContext& ctx) {
-    const auto& ex = saxpy::exercise();
-    saxpy::SaxpyProblem p = ex.make_bench_problem(n, ctx);
-    return ex.bench(student_row(fn), p, n, ctx);
+    return pmpp::testing::bench_as_student(saxpy::exercise(), fn, n, ctx);
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -86,7 +81,7 @@ TEST(SaxpyCpu, ComputesAxPlusY) {
 }
 
 TEST(SaxpyHostGuards, ReportWritesPastTheEndAndBeforeTheStartOfHostZWithSideAndDistance) {
-    saxpy::GuardedHostArray z(10, /*pinned=*/false, "z");
+    GuardedHostArray<float> z(10, /*pinned=*/false, "z");
     EXPECT_TRUE(z.check_guards().ok);
     EXPECT_TRUE(is_poison(z.data()[0]) && is_poison(z.data()[9]));
     z.data()[10] = 0.5f;
@@ -329,7 +324,6 @@ void right_from_host(std::size_t n, float a, const float* x, const float* y, flo
 
 struct HintedMistake {
     std::string symptom;  // as README.md's "## Hints" quotes it
-    std::string mistake;  // the wrong implementation, for the failure message
     SaxpyFn impl;
 };
 
@@ -339,44 +333,28 @@ SaxpyFn from_host(SaxpyDeviceFn fn) { return {saxpy_naive, fn}; }
 // One wrong implementation per hint of README.md, with the symptom the hint quotes.
 const std::vector<HintedMistake>& hinted_mistakes() {
     static const std::vector<HintedMistake> table = {
-        {"wrote 1 element past the end of z", "bound_includes_n", on_device(wrong::bound_includes_n)},
-        {"elements past the end of z", "has_no_bound", on_device(wrong::has_no_bound)},
-        {"past the end of z ..., in host memory", "from_host_copies_one_too_many",
-         from_host(wrong::from_host_copies_one_too_many)},
-        {"before the start of z", "stores_one_place_early", on_device(wrong::stores_one_place_early)},
-        {"only the last element (index ...) still holds the poison", "skips_last_element",
-         on_device(wrong::skips_last_element)},
-        {"the last ... elements, from index ... to the end, still hold the poison", "grid_rounded_down",
+        {"wrote 1 element past the end of z", on_device(wrong::bound_includes_n)},
+        {"elements past the end of z", on_device(wrong::has_no_bound)},
+        {"past the end of z ..., in host memory", from_host(wrong::from_host_copies_one_too_many)},
+        {"before the start of z", on_device(wrong::stores_one_place_early)},
+        {"only the last element (index ...) still holds the poison", on_device(wrong::skips_last_element)},
+        {"the last ... elements, from index ... to the end, still hold the poison",
          on_device(wrong::grid_rounded_down)},
-        {"no element was written: all ... still hold the poison", "never_launches", on_device(wrong::never_launches)},
-        {"from-host ...: ... no element was written", "from_host_never_copies_back",
-         from_host(wrong::from_host_never_copies_back)},
-        {"the inputs x or y were modified", "modifies_its_input", on_device(wrong::modifies_its_input)},
+        {"no element was written: all ... still hold the poison", on_device(wrong::never_launches)},
+        {"from-host ...: ... no element was written", from_host(wrong::from_host_never_copies_back)},
+        {"the inputs x or y were modified", on_device(wrong::modifies_its_input)},
     };
     return table;
-}
-
-// What `make run` prints about `impl` over the case list up to n = 2^16 (every variant is there).
-std::string check_output_of(const SaxpyFn& impl) {
-    const auto& ex = saxpy::exercise();
-    std::vector<saxpy::SaxpyCase> cases;
-    for (const saxpy::SaxpyCase& c : ex.cases(Options{}))
-        if (c.n <= (std::size_t{1} << 16)) cases.push_back(c);
-    const std::uint64_t seed = pmpp::testing::test_seed();
-    return check_output(ex, cases,
-                        [&](const saxpy::SaxpyCase& c) { return check_case(impl, c, case_seed(seed, ex.untyped(c))); });
 }
 
 }  // namespace
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    for (const HintedMistake& h : hinted_mistakes()) {
-        const std::string output = check_output_of(h.impl);
-        EXPECT_TRUE(shows_symptom(output, h.symptom))
-            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
-            << output;
-    }
+    // What `make run` prints for each mistake over the case list up to n = 2^16 (every variant is there).
+    pmpp::testing::expect_each_symptom_shown(hinted_mistakes(), [](const HintedMistake& h) {
+        return pmpp::testing::check_output_as_student(saxpy::exercise(), h.impl, std::size_t{1} << 16);
+    });
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {

@@ -1,15 +1,15 @@
-// scan_harness.cu: inputs, the check and the benchmark of exercise 02.
+// scan_harness.cu: inputs, the check, the benchmark and the table of variants of exercise 02.
 //
 // What a scan may write, `out` (also the input, in place) and the workspace, lies between guard
-// zones; both are poisoned before every run and checked after every run, by one rule
-// (verify_run): the check's one run, and every warm-up and timed run of the benchmark.
+// zones (OutputAndWorkspace); both are poisoned before every run and checked after every run, by
+// one rule (verify_run): the check's one run, and every warm-up and timed run of the benchmark.
 #include "scan_harness.h"
 
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/device_check.cuh"
-
-#include <algorithm>
+#include "common/guarded_workspace.h"
+#include "common/host_timing.h"
 
 namespace scan {
 
@@ -31,109 +31,87 @@ HintContext scan_hint_context(const std::vector<int>& input) {
 
 // The check of one run: the guard zones of out and of the workspace (a write past either end),
 // then out against `expected` (a device array of out.size() ints), exactly, on the device.
-CheckResult verify_run(const int* expected, const GuardedBuffer<int>& out,
-                       const GuardedBuffer<unsigned char>& workspace) {
-    CheckResult r = out.check_guards();
+CheckResult verify_run(const int* expected, const OutputAndWorkspace<int>& buffers) {
+    CheckResult r = buffers.check_guards();
     if (!r.ok) return r;
-    r = workspace.check_guards();
-    if (!r.ok) return r;
-    return compare_exact_on_device(expected, out.data(), out.size());
+    return compare_exact_on_device(expected, buffers.output.data(), buffers.output.size());
 }
 
-}  // namespace
-
-ScanProblem make_problem(std::size_t n, scan_inputs::Kind kind, std::uint64_t seed) {
+// The case's input, and the CPU's scan of it (on the device, for every run's comparison).
+ScanProblem make_problem(const ScanCase& c, std::uint64_t seed, const Options&) {
     ScanProblem p;
-    p.input = scan_inputs::make(n, kind, seed);
-    std::vector<int> expected(n);
-    exclusive_scan_cpu(p.input.data(), expected.data(), n);
+    p.input = scan_inputs::make(c.n, c.spec.kind, seed);
+    std::vector<int> expected(c.n);
+    exclusive_scan_cpu(p.input.data(), expected.data(), c.n);
     p.expected.upload(expected);
     p.hints = scan_hint_context(p.input);
     return p;
 }
 
-CheckResult check(const ScanFn& fn, const ScanProblem& p, bool in_place) {
+// One variant on one case, out and the workspace poisoned first, compared with the CPU exactly.
+// A write outside either fails the case ("wrote 1 element past the end of out ...", "... before
+// the start of the workspace ..."). Out of place, the input must be unchanged.
+CheckResult check(const ScanExercise::Row& v, const ScanProblem& p, const ScanCase& c, const Options&) {
     const std::size_t n = p.input.size();
     HintScope hints(p.hints);
-    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
-    workspace.poison();  // an implementation must not rely on zeroed scratch memory
+    OutputAndWorkspace<int> buffers(n, "out", v.fn.workspace_bytes(n));
+    GuardedBuffer<int>& out = buffers.output;  // in place, it holds the input too
+    buffers.poison();
     DeviceBuffer<int> in;
-    GuardedBuffer<int> out(n, "out");  // in place, it holds the input too
-    if (in_place) {
+    if (c.in_place) {
         out.upload(p.input);
     } else {
         in.upload(p.input);
-        out.poison();
     }
-    fn.run(in_place ? out.data() : in.data(), out.data(), n, workspace.data());
+    v.fn.run(c.in_place ? out.data() : in.data(), out.data(), n, buffers.workspace.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    CheckResult r = verify_run(p.expected.data(), out, workspace);
-    if (!r.ok || in_place) return r;
+    CheckResult r = verify_run(p.expected.data(), buffers);
+    if (!r.ok || c.in_place) return r;
     if (!compare_exact(p.input, in.to_host()).ok)
         return CheckResult::fail("the input was modified by an out-of-place scan");
     return r;
 }
 
-Measurement bench(const ScanFn& fn, const ScanProblem& p, BenchContext& ctx) {
-    const std::size_t n = p.input.size();
+// The row of one variant on a (full-range) problem: out and the workspace poisoned before every
+// warm-up and timed run, checked after every one as check() checks; the first wrong run makes
+// the row wrong, its message naming the run ("timed run 3 of 20: ...").
+std::vector<Measurement> bench(const ScanExercise::Row& v, ScanProblem& p, std::size_t n, BenchContext& ctx) {
+    const double bytes = 8.0 * static_cast<double>(n);  // read n ints, write n ints
+    if (v.kind == ImplKind::Cpu) {
+        std::vector<int> out(n);
+        return {time_cpu_for_scale(ctx, bytes, n, [&] { exclusive_scan_cpu(p.input.data(), out.data(), n); })};
+    }
     Measurement m;
-    m.bytes = 8.0 * static_cast<double>(n);  // read n ints, write n ints
+    m.bytes = bytes;
     m.items = static_cast<double>(n);
     DeviceBuffer<int> in;
     in.upload(p.input);
-    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
-    GuardedBuffer<int> out(n, "out");
+    OutputAndWorkspace<int> buffers(n, "out", v.fn.workspace_bytes(n));
     TimedCall call;
-    call.prepare = [&] {
-        out.poison();
-        workspace.poison();  // as in the check: nothing left from the run before
-    };
-    call.run = [&] { fn.run(in.data(), out.data(), n, workspace.data()); };
+    call.prepare = [&] { buffers.poison(); };  // as in the check: nothing left from the run before
+    call.run = [&] { v.fn.run(in.data(), buffers.output.data(), n, buffers.workspace.data()); };
     call.verify = [&] {
         HintScope hints(p.hints);
-        return verify_run(p.expected.data(), out, workspace);
+        return verify_run(p.expected.data(), buffers);
     };
     m.record(time_checked(ctx.timing, &ctx.flusher, call));
-    return m;
-}
-
-ScanCase make_case(std::size_t n, scan_inputs::Kind kind, bool in_place) {
-    return scan_inputs::case_of<ScanSpec>(n, kind, in_place);
-}
-
-namespace {
-
-// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
-
-// The largest workspace any variant asks for at n: each one's own workspace_bytes(), so CUB's is
-// its size query and the student's is what the student's scan asks for (the solution, like the
-// Blelloch reference: the next power of two of n, 4 bytes each, up to 8n).
-double largest_workspace(const ScanExercise& ex, std::size_t n) {
-    std::size_t most = 0;
-    for (const auto& v : ex.variants)
-        if (v.fn.workspace_bytes) most = std::max(most, v.fn.workspace_bytes(n));
-    return static_cast<double>(most);
+    return {m};
 }
 
 // The most device memory one size holds at once: the size's problem (its expected scan) and one
-// variant's benchmark, with the largest workspace. The check holds the same buffers (in place,
-// without `in`).
-double scan_device_bytes(const ScanExercise& ex, std::size_t n) {
+// variant's benchmark, with the largest workspace (the solution's, like the Blelloch reference's:
+// the next power of two of n, 4 bytes each, up to 8n). The check holds the same buffers (in
+// place, without `in`). 16 bytes per element at a power of two, up to 20 just above one.
+double scan_device_bytes(std::size_t n, const Options&) {
     const double array = 4.0 * static_cast<double>(n);  // n ints
-    return committed_device_bytes(array)  // in
-           + committed_device_bytes(array)  // the expected scan, for every run's check
-           + committed_device_bytes(array + 2.0 * guard_bytes<int>())  // out between its guard zones (4 KiB each)
-           + committed_device_bytes(largest_workspace(ex, n) + 2.0 * guard_bytes<unsigned char>());  // the workspace
+    return 2 * committed_device_bytes(array)  // in; the expected scan, for every run's check
+           + OutputAndWorkspace<int>::committed_bytes(n, largest_workspace(exercise().variants, n));
 }
 
 // The most host memory one size holds at once: the problem's input, and its expected scan while
 // it is made (freed once uploaded); in the check the input read back takes its place; the CPU's
-// row holds its own output.
-double scan_host_bytes(std::size_t n) {
-    const double array = 4.0 * static_cast<double>(n);
-    return array  // the input
-           + array;  // the expected scan; or the input read back; or the CPU's output
-}
+// row holds its own output. 8 bytes per element.
+double scan_host_bytes(std::size_t n, const Options&) { return 2 * 4.0 * static_cast<double>(n); }
 
 ScanExercise make_exercise() {
     ScanExercise ex;
@@ -175,30 +153,14 @@ ScanExercise make_exercise() {
     ex.describe = [](const ScanCase& c) {
         return std::string(scan_inputs::name(c.spec.kind)) + (c.in_place ? " in-place" : "");
     };
-    ex.make_problem = [](const ScanCase& c, std::uint64_t seed, const Options&) {
-        return make_problem(c.n, c.spec.kind, seed);
-    };
-    ex.check = [](const ScanExercise::Row& v, const ScanProblem& p, const ScanCase& c, const Options&) {
-        return check(v.fn, p, c.in_place);
-    };
+    ex.make_problem = make_problem;
+    ex.check = check;
     ex.make_bench_problem = [](std::size_t n, BenchContext& ctx) {
-        return make_problem(n, scan_inputs::kFullRange, ctx.seed);
+        return make_problem(make_case(n), ctx.seed, ctx.opts);
     };
-    ex.bench = [](const ScanExercise::Row& v, ScanProblem& p, std::size_t n,
-                  BenchContext& ctx) -> std::vector<Measurement> {
-        if (v.kind != ImplKind::Cpu) return {bench(v.fn, p, ctx)};
-        std::vector<int> out(n);
-        Measurement m;
-        m.bytes = 8.0 * static_cast<double>(n);
-        m.items = static_cast<double>(n);
-        m.ms = time_host(ctx.slow_timing(), [&] { exclusive_scan_cpu(p.input.data(), out.data(), n); });
-        m.note = "one CPU thread, for scale";
-        return {m};
-    };
-    // 16 bytes per element on the device at a power of two (Blelloch's workspace: 4n), up to 20
-    // just above one; 8 on the host.
-    ex.device_bytes = [](std::size_t n, const Options&) { return scan_device_bytes(exercise(), n); };
-    ex.host_bytes = [](std::size_t n, const Options&) { return scan_host_bytes(n); };
+    ex.bench = bench;
+    ex.device_bytes = scan_device_bytes;
+    ex.host_bytes = scan_host_bytes;
     return ex;
 }
 

@@ -20,27 +20,21 @@ enum Kind : int {
     kKinds = 5
 };
 
-inline const char* name(Kind k) {
-    switch (k) {
-        case kFullRange: return "full-range";
-        case kSmallValues: return "small-values-0-9";
-        case kAllEqual: return "all-equal";
-        case kStrictlyIncreasing: return "strictly-increasing";
-        case kAlternatingPairs: return "alternating-pairs";
-        default: return "?";
-    }
-}
-
-// The nearest common distribution, for the results file.
-inline pmpp::Distribution distribution(Kind k) {
-    switch (k) {
-        case kAllEqual: return pmpp::Distribution::AllEqual;
-        case kStrictlyIncreasing: return pmpp::Distribution::Sorted;
-        case kSmallValues:
-        case kAlternatingPairs: return pmpp::Distribution::FewDistinct;
-        default: return pmpp::Distribution::Uniform;
-    }
-}
+// Per Kind, in its order: the words of a case's label, and the nearest common distribution (for
+// the results file).
+struct KindFacts {
+    const char* name;
+    pmpp::Distribution distribution;
+};
+constexpr KindFacts kFacts[kKinds] = {
+    {"full-range", pmpp::Distribution::Uniform},
+    {"small-values-0-9", pmpp::Distribution::FewDistinct},
+    {"all-equal", pmpp::Distribution::AllEqual},
+    {"strictly-increasing", pmpp::Distribution::Sorted},
+    {"alternating-pairs", pmpp::Distribution::FewDistinct},
+};
+inline const char* name(Kind k) { return kFacts[k].name; }
+inline pmpp::Distribution distribution(Kind k) { return kFacts[k].distribution; }
 
 inline std::vector<int> make(std::size_t n, Kind kind, std::uint64_t seed) {
     pmpp::Rng rng(seed);

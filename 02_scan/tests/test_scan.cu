@@ -6,6 +6,7 @@
 
 #include "common/readme_hints.h"
 #include "common/testing.h"
+#include "common/testing_student_row.h"
 
 #include <gtest/gtest.h>
 
@@ -17,18 +18,19 @@ using namespace pmpp;
 
 namespace {
 
+using pmpp::testing::contains;
 using scan::make_case;
 
 // A variant of the table, or a wrong one of tests/wrong_scan.h, as the check calls it.
 scan::ScanFn variant(const std::string& name) { return scan::exercise().variant(name).fn; }
 scan::ScanFn wrong_impl(void (*fn)(const int*, int*, std::size_t, void*)) { return {wrong::workspace_bytes, fn}; }
 
-// `fn` on case `c`, with inputs from `seed` (what the runner's check does).
+// `fn` in the student's row, through the exercise's check and benchmark (one row).
 CheckResult check_case(const scan::ScanFn& fn, const scan::ScanCase& c, std::uint64_t seed) {
-    return scan::check(fn, scan::make_problem(c.n, c.spec.kind, seed), c.in_place);
+    return pmpp::testing::check_as_student(scan::exercise(), fn, c, seed);
 }
 Measurement bench_impl(const scan::ScanFn& fn, std::size_t n, BenchContext& ctx) {
-    return scan::bench(fn, scan::make_problem(n, scan_inputs::kFullRange, ctx.seed), ctx);
+    return pmpp::testing::bench_as_student(scan::exercise(), fn, n, ctx).at(0);
 }
 
 // A Blelloch scan of tests/wrong_scan.h, with the workspace of its padded tree.
@@ -166,12 +168,6 @@ TEST(ScanCheck, RejectsAnOffByOneAtBlockBoundaries) {
     EXPECT_TRUE(one_block.ok);
 }
 
-namespace {
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-}  // namespace
-
 TEST(ScanCheck, RejectsTheBoundIBelowOrEqualNAsAWriteOnePastTheEndOfOut) {
     PMPP_REQUIRE_GPU();
     // 4097: thread n is in the last block's spare threads; 256 and 4096: in the block the grid
@@ -207,16 +203,8 @@ TEST(ScanCheck, RejectsAnUpSweepIndexThatWritesBeforeTheStartOfTheWorkspace) {
 
 TEST(ScanBench, MarksWrongAScanThatReturnsAtOnceWhenItsArgumentsRepeat) {
     PMPP_REQUIRE_GPU();
-    const scan::ScanFn memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
-    // The check calls it once per case, with fresh memory: it passes...
-    const CheckResult check = check_case(memo, make_case(4097), pmpp::testing::test_seed());
-    EXPECT_TRUE(check.ok) << check.report();
-    // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
-    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Measurement m = bench_impl(memo, std::size_t{1} << 16, bench.ctx);
-    EXPECT_FALSE(m.correct);
-    EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
-    EXPECT_TRUE(contains(m.check_message, "still hold the poison")) << m.check_message;
+    pmpp::testing::expect_only_the_benchmark_catches_a_memo(
+        scan::exercise(), wrong_impl(wrong::returns_at_once_on_repeated_arguments), make_case(4097));
 }
 
 TEST(ScanBench, MarksWrongAScanThatWritesPastTheEndOfOutAndPassesAReferenceEveryRun) {
@@ -288,32 +276,17 @@ const std::vector<HintedMistake>& hinted_mistakes() {
     return table;
 }
 
-std::vector<scan::ScanCase> cases_up_to(std::size_t largest_n) {
-    std::vector<scan::ScanCase> kept;
-    for (const scan::ScanCase& c : scan::exercise().cases(Options{}))
-        if (c.n <= largest_n) kept.push_back(c);
-    return kept;
-}
-
 // What the harness's check prints for `impl` over the case list, up to `largest_n`.
 std::string check_output_of(const scan::ScanFn& impl, std::size_t largest_n) {
-    const std::uint64_t seed = pmpp::testing::test_seed();
-    const auto& ex = scan::exercise();
-    return check_output(ex, cases_up_to(largest_n), [&](const scan::ScanCase& c) {
-        return check_case(impl, c, pmpp::case_seed(seed, ex.untyped(c)));
-    });
+    return pmpp::testing::check_output_as_student(scan::exercise(), impl, largest_n);
 }
 
 }  // namespace
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    for (const HintedMistake& m : hinted_mistakes()) {
-        const std::string output = check_output_of(m.wrong, m.largest_n);
-        EXPECT_TRUE(shows_symptom(output, m.symptom))
-            << "the check does not print \"" << m.symptom << "\" for its mistake; it prints:\n"
-            << output;
-    }
+    pmpp::testing::expect_each_symptom_shown(
+        hinted_mistakes(), [](const HintedMistake& m) { return check_output_of(m.wrong, m.largest_n); });
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {

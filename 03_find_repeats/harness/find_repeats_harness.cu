@@ -1,13 +1,15 @@
-// find_repeats_harness.cu: inputs, the check and the benchmark of exercise 03.
+// find_repeats_harness.cu: inputs, the check, the benchmark and the table of variants of exercise 03.
 //
-// What an implementation may write, `indices` and the workspace, lies between guard zones; both
-// are poisoned before every run and checked after every run by one rule (verify_run): the
-// check's one run, and every warm-up and timed run of the benchmark.
+// What an implementation may write, `indices` and the workspace, lies between guard zones
+// (OutputAndWorkspace); both are poisoned before every run and checked after every run by one
+// rule (verify_run): the check's one run, and every warm-up and timed run of the benchmark.
 #include "find_repeats_harness.h"
 
 #include "common/check_hints.h"
 #include "common/cuda_check.h"
 #include "common/device_check.cuh"
+#include "common/guarded_workspace.h"
+#include "common/host_timing.h"
 
 #include <algorithm>
 #include <vector>
@@ -76,12 +78,10 @@ std::string explain_wrong_count(const std::vector<int>& expected, std::size_t ri
 // The check of one run: the guard zones of indices and of the workspace, the returned count,
 // then all n entries of indices against the problem's expected ones on the device; only a
 // failure copies both back, for the report.
-CheckResult verify_run(const RepeatsProblem& p, std::size_t count, const GuardedBuffer<int>& indices,
-                       const GuardedBuffer<unsigned char>& workspace) {
-    CheckResult r = indices.check_guards();
+CheckResult verify_run(const RepeatsProblem& p, std::size_t count, const OutputAndWorkspace<int>& buffers) {
+    CheckResult r = buffers.check_guards();
     if (!r.ok) return r;
-    r = workspace.check_guards();
-    if (!r.ok) return r;
+    const GuardedBuffer<int>& indices = buffers.output;
     if (count != p.count) {
         CheckResult wrong =
             CheckResult::fail("count: expected " + std::to_string(p.count) + ", got " + std::to_string(count));
@@ -93,95 +93,81 @@ CheckResult verify_run(const RepeatsProblem& p, std::size_t count, const Guarded
     return compare_indices(p.expected.to_host(), p.count, indices.to_host());
 }
 
-}  // namespace
-
-RepeatsProblem make_problem(std::size_t n, scan_inputs::Kind kind, std::uint64_t seed) {
+// The case's input, the CPU's count and all n entries of its indices (RepeatsProblem).
+RepeatsProblem make_problem(const RepeatsCase& c, std::uint64_t seed, const Options&) {
     RepeatsProblem p;
-    p.input = scan_inputs::make(n, kind, seed);
-    std::vector<int> expected(n, -1);  // the poison: all bytes 0xFF
-    p.count = find_repeats_cpu(p.input.data(), n, expected.data());
+    p.input = scan_inputs::make(c.n, c.spec.kind, seed);
+    std::vector<int> expected(c.n, -1);  // the poison: all bytes 0xFF
+    p.count = find_repeats_cpu(p.input.data(), c.n, expected.data());
     p.expected.upload(expected);
     return p;
 }
 
-CheckResult check(const RepeatsFn& fn, const RepeatsProblem& p) {
+// One variant on one case; compares count and indices with the CPU exactly; the input must be
+// unchanged and nothing past the count written. A write outside indices or the workspace fails
+// the case ("wrote 1 element past the end of indices ...", "... before the start of the
+// workspace ...").
+CheckResult check(const RepeatsExercise::Row& v, const RepeatsProblem& p, const RepeatsCase&, const Options&) {
     const std::size_t n = p.input.size();
     const HintScope hint_scope(repeats_hint_context(p.count));
     DeviceBuffer<int> a;
     a.upload(p.input);
-    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
-    GuardedBuffer<int> indices(n, "indices");
-    workspace.poison();
-    indices.poison();
-    const std::size_t count = fn.run(a.data(), n, indices.data(), workspace.data());
+    OutputAndWorkspace<int> buffers(n, "indices", v.fn.workspace_bytes(n));
+    buffers.poison();
+    const std::size_t count = v.fn.run(a.data(), n, buffers.output.data(), buffers.workspace.data());
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
-    CheckResult r = verify_run(p, count, indices, workspace);
+    CheckResult r = verify_run(p, count, buffers);
     if (!r.ok) return r;
     // The input, on the device, in the place of indices (checked, no longer needed): no host copy
     // of `a` (at 2^28, 1 GiB more host memory).
-    indices.upload(p.input);
-    if (count_differences_on_device(indices.data(), a.data(), n) != 0)
+    buffers.output.upload(p.input);
+    if (count_differences_on_device(buffers.output.data(), a.data(), n) != 0)
         return CheckResult::fail("the input was modified");
     return r;
 }
 
-Measurement bench(const RepeatsFn& fn, const RepeatsProblem& p, BenchContext& ctx) {
-    const std::size_t n = p.input.size();
+// The row of one variant on a problem (small values 0..9): indices and the workspace poisoned
+// before every warm-up and timed run, checked after every one as check() checks (guard zones, the
+// count, all n entries of indices on the device, so nothing past the count either); the first
+// wrong run makes the row wrong, its message naming the run ("timed run 3 of 20: ...").
+std::vector<Measurement> bench(const RepeatsExercise::Row& v, RepeatsProblem& p, std::size_t n, BenchContext& ctx) {
+    // The fewest bytes: read a once, write the indices.
+    const double bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(p.count);
+    if (v.kind == ImplKind::Cpu) {
+        std::vector<int> out(n);
+        return {time_cpu_for_scale(ctx, bytes, n, [&] { find_repeats_cpu(p.input.data(), n, out.data()); })};
+    }
     const HintScope hint_scope(repeats_hint_context(p.count));  // every run's check reports as the check does
     Measurement m;
-    // The fewest bytes: read a once, write the indices.
-    m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(p.count);
+    m.bytes = bytes;
     m.items = static_cast<double>(n);
     DeviceBuffer<int> a;
     a.upload(p.input);
-    GuardedBuffer<unsigned char> workspace(fn.workspace_bytes(n), "the workspace");
-    GuardedBuffer<int> indices(n, "indices");
+    OutputAndWorkspace<int> buffers(n, "indices", v.fn.workspace_bytes(n));
     std::size_t count = 0;
     TimedCall call;
-    call.prepare = [&] {
-        indices.poison();
-        workspace.poison();  // as in the check: nothing left from the run before
-    };
-    call.run = [&] { count = fn.run(a.data(), n, indices.data(), workspace.data()); };
-    call.verify = [&] { return verify_run(p, count, indices, workspace); };
+    call.prepare = [&] { buffers.poison(); };  // as in the check: nothing left from the run before
+    call.run = [&] { count = v.fn.run(a.data(), n, buffers.output.data(), buffers.workspace.data()); };
+    call.verify = [&] { return verify_run(p, count, buffers); };
     m.record(time_checked(ctx.timing, &ctx.flusher, call));
-    return m;
-}
-
-RepeatsCase make_case(std::size_t n, scan_inputs::Kind kind) { return scan_inputs::case_of<RepeatsSpec>(n, kind); }
-
-namespace {
-
-// ---- Memory of one size, counted buffer by buffer ------------------------------------------------
-
-// The largest workspace any variant asks for at n: each one's own workspace_bytes(), so CUB's is
-// its size query and the student's is what the student's code asks for (the solution: the
-// places, 4n, then the Blelloch scan's next power of two of n, 4 bytes each: up to 12n).
-double largest_workspace(const RepeatsExercise& ex, std::size_t n) {
-    std::size_t most = 0;
-    for (const auto& v : ex.variants)
-        if (v.fn.workspace_bytes) most = std::max(most, v.fn.workspace_bytes(n));
-    return static_cast<double>(most);
+    return {m};
 }
 
 // The most device memory one size holds at once: the size's problem (its expected indices) and
-// one variant's benchmark, with the largest workspace. The check holds the same buffers.
-double repeats_device_bytes(const RepeatsExercise& ex, std::size_t n) {
+// one variant's benchmark, with the largest workspace (the solution's: the places, 4n, then the
+// Blelloch scan's next power of two of n, 4 bytes each: up to 12n). The check holds the same
+// buffers. 20 bytes per element at a power of two (the solution's workspace: 8n), up to 24 just
+// above one.
+double repeats_device_bytes(std::size_t n, const Options&) {
     const double array = 4.0 * static_cast<double>(n);  // n ints
-    return committed_device_bytes(array)  // a
-           + committed_device_bytes(array)  // the expected indices, for every run's check
-           + committed_device_bytes(array + 2.0 * guard_bytes<int>())  // indices between guard zones (4 KiB each)
-           + committed_device_bytes(largest_workspace(ex, n) +
-                                    2.0 * guard_bytes<unsigned char>());  // the workspace, between guard zones
+    return 2 * committed_device_bytes(array)  // a; the expected indices, for every run's check
+           + OutputAndWorkspace<int>::committed_bytes(n, largest_workspace(exercise().variants, n));
 }
 
 // The most host memory one size holds at once: the problem's input, and its expected indices
 // (all n entries) while it is made (freed once uploaded); the CPU's row holds its own output.
-double repeats_host_bytes(std::size_t n) {
-    const double array = 4.0 * static_cast<double>(n);
-    return array  // the input
-           + array;  // the expected indices; or the CPU's output
-}
+// 8 bytes per element.
+double repeats_host_bytes(std::size_t n, const Options&) { return 2 * 4.0 * static_cast<double>(n); }
 
 RepeatsExercise make_exercise() {
     RepeatsExercise ex;
@@ -211,31 +197,14 @@ RepeatsExercise make_exercise() {
     ex.bench_sizes = {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28};
     ex.cases = [](const Options&) { return scan_inputs::cases<RepeatsSpec>(scan_inputs::kSmallValues); };
     ex.describe = [](const RepeatsCase& c) { return std::string(scan_inputs::name(c.spec.kind)); };
-    ex.make_problem = [](const RepeatsCase& c, std::uint64_t seed, const Options&) {
-        return make_problem(c.n, c.spec.kind, seed);
-    };
-    ex.check = [](const RepeatsExercise::Row& v, const RepeatsProblem& p, const RepeatsCase&, const Options&) {
-        return check(v.fn, p);
-    };
+    ex.make_problem = make_problem;
+    ex.check = check;
     ex.make_bench_problem = [](std::size_t n, BenchContext& ctx) {
-        return make_problem(n, scan_inputs::kSmallValues, ctx.seed);
+        return make_problem(make_case(n), ctx.seed, ctx.opts);
     };
-    ex.bench = [](const RepeatsExercise::Row& v, RepeatsProblem& p, std::size_t n,
-                  BenchContext& ctx) -> std::vector<Measurement> {
-        if (v.kind != ImplKind::Cpu) return {bench(v.fn, p, ctx)};
-        std::vector<int> out(n);
-        std::size_t count = 0;
-        Measurement m;
-        m.ms = time_host(ctx.slow_timing(), [&] { count = find_repeats_cpu(p.input.data(), n, out.data()); });
-        m.bytes = 4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(count);
-        m.items = static_cast<double>(n);
-        m.note = "one CPU thread, for scale";
-        return {m};
-    };
-    // 20 bytes per element on the device at a power of two (the solution's workspace: 8n), up to
-    // 24 just above one; 8 on the host (repeats_device_bytes, repeats_host_bytes).
-    ex.device_bytes = [](std::size_t n, const Options&) { return repeats_device_bytes(exercise(), n); };
-    ex.host_bytes = [](std::size_t n, const Options&) { return repeats_host_bytes(n); };
+    ex.bench = bench;
+    ex.device_bytes = repeats_device_bytes;
+    ex.host_bytes = repeats_host_bytes;
     return ex;
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/readme_hints.h"
 #include "common/testing.h"
+#include "common/testing_student_row.h"
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@ using namespace pmpp;
 namespace {
 
 using find_repeats::make_case;
+using pmpp::testing::contains;
 
 // A variant of the table, or a wrong one of tests/wrong_find_repeats.h, as the check calls it.
 find_repeats::RepeatsFn variant(const std::string& name) { return find_repeats::exercise().variant(name).fn; }
@@ -23,15 +25,13 @@ find_repeats::RepeatsFn wrong_impl(std::size_t (*fn)(const int*, std::size_t, in
     return {wrong::workspace_bytes, fn};
 }
 
-// `fn` on case `c`, with inputs from `seed` (what the runner's check does).
+// `fn` in the student's row, through the exercise's check and benchmark (one row).
 CheckResult check_case(const find_repeats::RepeatsFn& fn, const find_repeats::RepeatsCase& c, std::uint64_t seed) {
-    return find_repeats::check(fn, find_repeats::make_problem(c.n, c.spec.kind, seed));
+    return pmpp::testing::check_as_student(find_repeats::exercise(), fn, c, seed);
 }
 Measurement bench_impl(const find_repeats::RepeatsFn& fn, std::size_t n, BenchContext& ctx) {
-    return find_repeats::bench(fn, find_repeats::make_problem(n, scan_inputs::kSmallValues, ctx.seed), ctx);
+    return pmpp::testing::bench_as_student(find_repeats::exercise(), fn, n, ctx).at(0);
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 
@@ -138,16 +138,8 @@ TEST(FindRepeatsCheck, RejectsAScatterToPositionMinusOneAsAWriteBeforeTheStartOf
 
 TEST(FindRepeatsBench, MarksWrongAnImplementationThatReturnsAtOnceWhenItsArgumentsRepeat) {
     PMPP_REQUIRE_GPU();
-    const find_repeats::RepeatsFn memo = wrong_impl(wrong::returns_at_once_on_repeated_arguments);
-    // The check calls it once per case, with fresh memory: it passes...
-    const CheckResult check = check_case(memo, make_case(4097), pmpp::testing::test_seed());
-    EXPECT_TRUE(check.ok) << check.report();
-    // ...the benchmark calls it again on the same memory, poisoned before each run: wrong.
-    pmpp::testing::BenchFixture bench;  // 2 warm-ups, 5 timed runs
-    const Measurement m = bench_impl(memo, std::size_t{1} << 16, bench.ctx);
-    EXPECT_FALSE(m.correct);
-    EXPECT_TRUE(contains(m.check_message, "warm-up run 2 of 2: ")) << m.check_message;
-    EXPECT_TRUE(contains(m.check_message, "still hold the poison")) << m.check_message;
+    pmpp::testing::expect_only_the_benchmark_catches_a_memo(
+        find_repeats::exercise(), wrong_impl(wrong::returns_at_once_on_repeated_arguments), make_case(4097));
 }
 
 TEST(FindRepeatsBench, ChecksEveryRunForWritesPastTheCountAndPassesAReference) {
@@ -176,61 +168,35 @@ namespace {
 
 struct HintedMistake {
     std::string symptom;  // as README.md's "## Hints" quotes it
-    std::string mistake;  // the wrong implementation, for the failure message
     find_repeats::RepeatsFn impl;
 };
 
 // One wrong implementation per hint of README.md, with the symptom the hint quotes.
 const std::vector<HintedMistake>& hinted_mistakes() {
     static const std::vector<HintedMistake> table = {
-        {"the last repeat is missing: i = ... = n - 2, the last pair", "misses_the_last_pair",
-         wrong_impl(wrong::misses_the_last_pair)},
-        {"only the returned count is wrong", "count_off_by_one", wrong_impl(wrong::count_off_by_one)},
-        {"fails only at n = 0",
-         "reads_the_count_before_the_array_at_n_0",
-         {find_repeats_scan_workspace_bytes, wrong::reads_the_count_before_the_array_at_n_0}},
-        {"the right indices in the wrong order", "unsorted_output", wrong_impl(wrong::unsorted_output)},
-        {"was written, past the count", "writes_past_the_count", wrong_impl(wrong::writes_past_the_count)},
-        {"actual - expected = 1",
-         "writes_the_second_index",
-         {wrong::scatter_workspace_bytes, wrong::writes_the_second_index}},
-        {"actual[i] = expected[i - 1]",
-         "scatters_to_the_inclusive_place",
-         {wrong::scatter_workspace_bytes, wrong::scatters_to_the_inclusive_place}},
-        {"before the start of indices",
-         "scatters_one_slot_early",
-         {wrong::scatter_workspace_bytes, wrong::scatters_one_slot_early}},
-        {"wrote 1 element past the end of indices", "clears_one_past_the_end",
-         wrong_impl(wrong::clears_one_past_the_end)},
+        {"the last repeat is missing: i = ... = n - 2, the last pair", wrong_impl(wrong::misses_the_last_pair)},
+        {"only the returned count is wrong", wrong_impl(wrong::count_off_by_one)},
+        {"fails only at n = 0", {find_repeats_scan_workspace_bytes, wrong::reads_the_count_before_the_array_at_n_0}},
+        {"the right indices in the wrong order", wrong_impl(wrong::unsorted_output)},
+        {"was written, past the count", wrong_impl(wrong::writes_past_the_count)},
+        {"actual - expected = 1", {wrong::scatter_workspace_bytes, wrong::writes_the_second_index}},
+        {"actual[i] = expected[i - 1]", {wrong::scatter_workspace_bytes, wrong::scatters_to_the_inclusive_place}},
+        {"before the start of indices", {wrong::scatter_workspace_bytes, wrong::scatters_one_slot_early}},
+        {"wrote 1 element past the end of indices", wrong_impl(wrong::clears_one_past_the_end)},
         {"past the end of the workspace",
-         "uses_more_workspace_than_it_asks_for",
          {wrong::flags_only_workspace_bytes, wrong::uses_more_workspace_than_it_asks_for}},
     };
     return table;
-}
-
-// What `make run` prints about `impl` over the case list up to n = 2^16 (every input kind is there).
-std::string check_output_of(const find_repeats::RepeatsFn& impl) {
-    const auto& ex = find_repeats::exercise();
-    std::vector<find_repeats::RepeatsCase> cases;
-    for (const find_repeats::RepeatsCase& c : ex.cases(Options{}))
-        if (c.n <= (std::size_t{1} << 16)) cases.push_back(c);
-    const std::uint64_t seed = pmpp::testing::test_seed();
-    return check_output(ex, cases, [&](const find_repeats::RepeatsCase& c) {
-        return check_case(impl, c, case_seed(seed, ex.untyped(c)));
-    });
 }
 
 }  // namespace
 
 TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    for (const HintedMistake& h : hinted_mistakes()) {
-        const std::string output = check_output_of(h.impl);
-        EXPECT_TRUE(shows_symptom(output, h.symptom))
-            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
-            << output;
-    }
+    // What `make run` prints for each mistake over the case list up to n = 2^16 (every input kind is there).
+    pmpp::testing::expect_each_symptom_shown(hinted_mistakes(), [](const HintedMistake& h) {
+        return pmpp::testing::check_output_as_student(find_repeats::exercise(), h.impl, std::size_t{1} << 16);
+    });
 }
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {

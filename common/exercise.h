@@ -107,18 +107,17 @@ struct BenchContext {
     }
 };
 
-// What the runner runs: an exercise with its types erased. Exercise<>::erase() makes one.
-struct ExerciseDef {
+// What an exercise says about itself, typed or not: its name, its command line, its benchmark's
+// sizes and baseline, and the memory one size holds. Exercise<> and ExerciseDef both start with
+// it, so erase() hands it over whole.
+struct ExerciseFacts {
     std::string id;  // "01_saxpy"
     std::string title;  // one line
-    std::vector<Impl> impls;
-    std::string baseline;  // the impl the "t / baseline" column divides by
+    std::string baseline;  // the implementation the "t / baseline" column divides by
     std::string items_unit = "Gelem/s";  // unit of items per second (in units of 1e9)
     std::vector<ExtraOption> extra_options;
     std::size_t max_size = std::size_t{1} << 32;
     std::vector<std::size_t> bench_sizes;  // used when --size is not given
-    // Correctness cases (the runner filters them by --size and --max-size), labelled.
-    std::function<std::vector<Case>(const Options&)> cases;
     // Memory at size n, counted buffer by buffer: every buffer the check or the benchmark of one
     // size holds at once, on the device (inputs, outputs, guard zones, cached expected outputs,
     // library temporaries, allocator pools) and on the host (inputs, CPU reference outputs,
@@ -129,7 +128,13 @@ struct ExerciseDef {
     // changes the estimate.
     std::function<double(std::size_t n, const Options& opts)> device_bytes;
     std::function<double(std::size_t n, const Options& opts)> host_bytes;
+};
 
+// What the runner runs: an exercise with its types erased. Exercise<>::erase() makes one.
+struct ExerciseDef : ExerciseFacts {
+    std::vector<Impl> impls;
+    // Correctness cases (the runner filters them by --size and --max-size), labelled.
+    std::function<std::vector<Case>(const Options&)> cases;
     // prepare_case makes one case's problem (its inputs and the CPU's answer) once and returns
     // the check of any implementation on it; prepare_size does the same for one benchmark size
     // (the timed runs' outputs checked). resize gives a case of the same kind at another n (--size).
@@ -182,18 +187,11 @@ struct Variant {
 std::string case_label(std::size_t n, const std::string& words);
 
 template <class Spec, class Fn, class Problem, class BenchProblem = Problem>
-struct Exercise {
+struct Exercise : ExerciseFacts {
     using Case = CaseOf<Spec>;
     using Row = Variant<Fn>;
 
-    std::string id;  // "01_saxpy"
-    std::string title;  // one line
     std::vector<Row> variants;
-    std::string baseline;  // the variant the "t / baseline" column divides by
-    std::string items_unit = "Gelem/s";  // unit of items per second (in units of 1e9)
-    std::vector<ExtraOption> extra_options;
-    std::size_t max_size = std::size_t{1} << 32;
-    std::vector<std::size_t> bench_sizes;  // used when --size is not given
 
     // The correctness cases (the runner filters them by --size and --max-size) and the words of
     // each one's label after its size: the distribution first, then what Spec adds.
@@ -209,9 +207,6 @@ struct Exercise {
     // timed runs' outputs must be checked (Measurement::record).
     std::function<BenchProblem(std::size_t n, BenchContext&)> make_bench_problem;
     std::function<std::vector<Measurement>(const Row&, BenchProblem&, std::size_t n, BenchContext&)> bench;
-    // Memory at size n, counted buffer by buffer (ExerciseDef::device_bytes says what counts).
-    std::function<double(std::size_t n, const Options& opts)> device_bytes;
-    std::function<double(std::size_t n, const Options& opts)> host_bytes;
 
     std::string label(const Case& c) const {
         const std::string words = describe ? describe(c) : "";
@@ -243,14 +238,8 @@ struct Exercise {
     ExerciseDef erase() const {
         auto self = std::make_shared<const Exercise>(*this);
         ExerciseDef def;
-        def.id = id;
-        def.title = title;
+        static_cast<ExerciseFacts&>(def) = *this;
         for (const Row& v : variants) def.impls.push_back({v.name, v.kind, v.description});
-        def.baseline = baseline;
-        def.items_unit = items_unit;
-        def.extra_options = extra_options;
-        def.max_size = max_size;
-        def.bench_sizes = bench_sizes;
         def.cases = [self](const Options& opts) {
             std::vector<pmpp::Case> out;
             for (const Case& c : self->cases(opts)) out.push_back(self->untyped(c));
@@ -279,8 +268,6 @@ struct Exercise {
                 return self->bench(self->variant(impl.name), *problem, n, ctx);
             };
         };
-        def.device_bytes = device_bytes;
-        def.host_bytes = host_bytes;
         return def;
     }
 

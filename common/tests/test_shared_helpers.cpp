@@ -1,11 +1,13 @@
 // The small shared helpers the harnesses moved into common/ (issue 19), on the host: an image's
-// unwritten edges, gradients and painting, a list option's names, the picture folder, and host
-// memory between guard zones.
+// unwritten edges, gradients and painting, a list option's names, the picture folder, host
+// memory between guard zones, and (with a GPU) host timing that checks every run.
 #include "common/cli.h"
 #include "common/colormap.h"
 #include "common/guarded_host_array.h"
+#include "common/host_timing.h"
 #include "common/list_option.h"
 #include "common/picture_folder.h"
+#include "common/testing.h"
 #include "common/unwritten_edges.h"
 
 #include <gtest/gtest.h>
@@ -109,6 +111,41 @@ TEST(GuardedHostArray, PassesUntouchedGuardsAndNamesAWriteOnePastTheEnd) {
     EXPECT_NE(r.message.find("in host memory"), std::string::npos) << r.message;
     z.poison();
     EXPECT_TRUE(z.check_guards().ok);
+}
+
+// A from-host call whose run number `wrong_from` (0-based, warm-ups first) and every later one
+// leave a wrong result: the first wrong run is named, warm-up or timed, and nothing is missed.
+TimedResult time_with_wrong_runs_from(int wrong_from, const TimingOptions& t) {
+    int runs = 0, prepares = 0;
+    bool last_right = true;
+    TimedCall call;
+    call.prepare = [&] { ++prepares; };
+    call.run = [&] { last_right = runs++ < wrong_from; };
+    call.verify = [&] { return last_right ? CheckResult::pass(1) : CheckResult::fail("z[0] is 7, expected 5"); };
+    TimedResult r = time_host_checked(t, call);
+    EXPECT_EQ(runs, t.warmup + t.repeats);
+    EXPECT_EQ(prepares, t.warmup + t.repeats);  // before every run, untimed
+    return r;
+}
+
+// time_host synchronises the device around each run (a from-host call's copies), so these need one.
+TEST(TimeHostChecked, VerifiesEveryWarmUpAndTimedRun) {
+    PMPP_REQUIRE_GPU();
+    const TimingOptions t{2, 5, false};
+    const TimedResult r = time_with_wrong_runs_from(1000, t);
+    EXPECT_TRUE(r.check.ok);
+    EXPECT_EQ(r.runs_checked, 7);
+}
+
+TEST(TimeHostChecked, NamesTheFirstWrongRunWarmUpOrTimed) {
+    PMPP_REQUIRE_GPU();
+    const TimingOptions t{2, 5, false};
+    const TimedResult warm = time_with_wrong_runs_from(1, t);
+    EXPECT_FALSE(warm.check.ok);
+    EXPECT_EQ(warm.check.message, "warm-up run 2 of 2: z[0] is 7, expected 5");
+    const TimedResult timed = time_with_wrong_runs_from(6, t);  // the last run alone
+    EXPECT_FALSE(timed.check.ok);
+    EXPECT_EQ(timed.check.message, "timed run 5 of 5: z[0] is 7, expected 5");
 }
 
 }  // namespace

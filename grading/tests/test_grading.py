@@ -481,6 +481,9 @@ class Stopped(unittest.TestCase):
             p.send_signal(signal.SIGTERM)
             out, _ = p.communicate(timeout=30)
             self.assertEqual(p.returncode, 130, out)
+            # Nothing the stopped student started outlives the grader: the hanging harness is killed.
+            left = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+            self.assertEqual([line for line in left.splitlines() if c.tmp in line], [], out)
             doc = load(os.path.join(c.out, "students", "a_hangs", "grade.json"))
             self.assertFalse(doc["complete"])
             self.assertEqual(statuses(doc)["01_alpha/correctness"][0], "not run")

@@ -82,6 +82,16 @@ public:
         std::cout << def_.id << ": " << def_.title << "\n";
         std::cout << "seed " << seed_ << " (replay with --seed " << seed_ << ")\n";
 
+        // An option only the exercise's case list reads (04's --frames) is refused before any GPU
+        // work too, as every usage error is (exit 2, even on a machine without a GPU). A list that
+        // needs the device to be made fails later, where the device is known.
+        try {
+            (void)def_.cases(opts_);  // read by --bench alone too: an option is refused the same way
+        } catch (const UsageError& e) {
+            std::cerr << argv_[0] << ": " << e.what() << "\n(try --help)\n";
+            return finish(kExitUsage, "usage_error", e.what());
+        } catch (...) {}
+
         const GpuProbe probe = probe_gpu();
         if (!probe.available) {
             std::cerr << "no usable GPU: " << probe.reason << "\n";

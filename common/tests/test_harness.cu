@@ -74,7 +74,10 @@ FakeExercise typed_fake_exercise() {
     ex.baseline = "lib";
     ex.max_size = std::size_t{1} << 24;
     ex.bench_sizes = {1u << 16};
-    ex.cases = [](const Options&) {
+    ex.extra_options = {{"copies", "N", "a count only the case list reads", "1"}};
+    ex.cases = [](const Options& opts) {
+        if (opts.extra.count("copies") && opts.get("copies") != "1")
+            throw UsageError("option --copies: '" + opts.get("copies") + "' is not 1");
         std::vector<FakeCase> cases;
         for (std::size_t n : {1, 2, 1000}) cases.push_back({n, Distribution::Uniform, {}, false});
         cases.push_back({1001, Distribution::Uniform, {true}, false});
@@ -132,6 +135,13 @@ TEST(Harness, WithoutAGpuExitsWith3AndSaysSoInTheResults) {
     EXPECT_EQ(run({"--impl", "good", "--check"}, results), kExitCudaOrNoGpu);
     EXPECT_EQ(results.at("status").as_string(), "no_gpu");
     EXPECT_NE(results.at("error").as_string().find("no usable GPU"), std::string::npos);
+}
+
+TEST(Harness, AnOptionOnlyTheCaseListReadsIsAUsageErrorBeforeAnyGpuWork) {
+    Json results;  // exit 2 with or without a GPU: the case list is read before the probe
+    EXPECT_EQ(run({"--impl", "good", "--check", "--copies", "7"}, results), kExitUsage);
+    EXPECT_EQ(results.at("status").as_string(), "usage_error");
+    EXPECT_NE(results.at("error").as_string().find("--copies"), std::string::npos);
 }
 
 TEST(Harness, WithNeitherCheckNorBenchRunsTheCheckAndThenTheBenchmark) {

@@ -273,6 +273,7 @@ help:
 	@echo "  ./$(BIN) --help  every harness option"
 	@echo "Variables: ARCH=$(ARCH) CUDA_PATH=$(CUDA_PATH) NVCC=$(NVCC)"
 
--include $(ALL_OBJS:.o=.d)
+# The headers each object was built from (-MMD), the sweeps' too: a changed variant rebuilds them.
+-include $(sort $(ALL_OBJS:.o=.d) $(TUNE_OBJS:.o=.d) $(patsubst $(BUILD)/tune/%,$(BUILD)/obj/tune/%.cu.d,$(TUNE_BINS)))
 
 endif

@@ -101,6 +101,12 @@ constexpr std::size_t guard_bytes() {
     const std::size_t want = std::max<std::size_t>(256, 1024 * sizeof(T));
     return (want + 255) / 256 * 256;
 }
+// Bytes of each guard zone of a GuardedBuffer<T> asked for at least `min_guard_elements` per side
+// (an image's 16 rows): guard_bytes<T>() or more, in whole 256 bytes. Estimates of memory use it too.
+template <typename T>
+constexpr std::size_t guard_zone_bytes(std::size_t min_guard_elements) {
+    return std::max(guard_bytes<T>(), (min_guard_elements * sizeof(T) + 255) / 256 * 256);
+}
 
 // The verdict on two guard zones of `guard` bytes each, read back into host memory, around
 // `count` elements of T named `name`: passes when both still hold kGuardByte; otherwise says
@@ -149,8 +155,7 @@ class GuardedBuffer {
 public:
     GuardedBuffer() : GuardedBuffer(0) {}
     explicit GuardedBuffer(std::size_t count, std::string name = "the output", std::size_t min_guard_elements = 0)
-        : guard_(std::max(guard_bytes<T>(), (min_guard_elements * sizeof(T) + 255) / 256 * 256)),
-          name_(std::move(name)) {
+        : guard_(guard_zone_bytes<T>(min_guard_elements)), name_(std::move(name)) {
         resize(count);
     }
     GuardedBuffer(const GuardedBuffer&) = delete;

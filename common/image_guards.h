@@ -17,11 +17,10 @@
 
 namespace pmpp {
 
-// The elements in each guard zone of a GuardedBuffer<T> made with `min_guard_elements`: the rule
-// of its constructor (at least guard_bytes<T>(), in whole 256 bytes).
+// The elements in each guard zone of a GuardedBuffer<T> made with `min_guard_elements`.
 template <typename T>
 std::size_t guard_zone_elements(std::size_t min_guard_elements) {
-    return std::max(guard_bytes<T>(), (min_guard_elements * sizeof(T) + 255) / 256 * 256) / sizeof(T);
+    return guard_zone_bytes<T>(min_guard_elements) / sizeof(T);
 }
 
 // `image.check_guards()`; a failure's hint: "NAME is W x H pixels: the farthest write past the

@@ -211,8 +211,7 @@ double bench_scene_device_bytes(const SceneSample& s, int width) {
 // its own. (The frames of a case are checked one after the other.)
 double check_frame_device_bytes(const FrameSample& f, int width, int height) {
     const double pixels = static_cast<double>(width) * static_cast<double>(height);
-    const double rows = std::ceil(16.0 * width * sizeof(Rgba) / 256) * 256;
-    const double guard = std::max(static_cast<double>(guard_bytes<Rgba>()), rows);
+    const double guard = static_cast<double>(pmpp::guard_zone_bytes<Rgba>(16 * static_cast<std::size_t>(width)));
     return device_scene_bytes(f) + committed_device_bytes(sizeof(Rgba) * pixels + 2.0 * guard) +
            binned_workspace_bytes({&f}, width, height);
 }

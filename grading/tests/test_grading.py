@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from urllib.parse import unquote
 
+from files import load, write
 from machine import hermetic_env, stand_in_tools
 from processes import alive
 from test_html_report import Page
@@ -23,17 +24,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake_course")
 RUN_ALL = os.path.join(os.path.dirname(HERE), "run_all.sh")
 PASS = "behaviour=pass\nms=1.0\n"
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def statuses(doc):

@@ -13,6 +13,7 @@ from urllib.parse import unquote
 
 from pmpp_grading import html_report, pictures, reports, runner, scoring
 from pmpp_grading.rubric import CHECK, Part
+from files import write
 from test_reports import part, sample_doc
 
 VOID = {"meta", "img", "br", "hr", "link", "input", "wbr", "source"}
@@ -53,12 +54,6 @@ class Page(HTMLParser):
 
     def handle_data(self, data):
         self.text.append(data)
-
-
-def write(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data if isinstance(data, bytes) else data.encode())
 
 
 def ppm(width, height, pixel=b"\x10\x20\x30"):

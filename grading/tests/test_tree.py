@@ -8,22 +8,12 @@ import time
 import unittest
 
 from pmpp_grading import course, tree
+from files import read, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = os.path.join(HERE, "fake_course")
 REPO = os.path.dirname(os.path.dirname(HERE))
 STUDENT_FILES = ["01_alpha/alpha_student.txt", "02_beta/beta_student.txt"]
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def read(path):
-    with open(path) as f:
-        return f.read()
 
 
 class Overlay(unittest.TestCase):

@@ -51,8 +51,7 @@ void merge_basic(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key
     if (total == 0) return;
     const std::size_t threads = (total + kOutputsPerThread - 1) / kOutputsPerThread;
     const std::size_t blocks = (threads + kThreads - 1) / kThreads;
-    merge_basic_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(
-        TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, c, less);
+    merge_basic_kernel<<<static_cast<unsigned>(blocks), kThreads>>>(two_arrays(a, na, b, nb), c, less);
     PMPP_CHECK_LAUNCH();
 }
 
@@ -72,15 +71,13 @@ void sort_basic(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     const Value* src_values = args.values_in;
     std::size_t width = 1;
     for (int pass = 1; pass <= passes; ++pass, width *= 2) {
-        const bool to_output = pass_writes_output(pass, passes);
-        Key* dst = to_output ? args.keys_out : args.keys_scratch;
-        Value* dst_values = to_output ? args.values_out : args.values_scratch;
+        const PassOutput<Key, Value> dst = pass_output(args, pass, passes);
         const std::size_t pairs = (n + 2 * width - 1) / (2 * width);
         merge_pairs_one_block_each<<<static_cast<unsigned>(min_of(pairs, kMaxBlocks)), kThreads>>>(
-            SortedRuns<Key, Value>{src, src_values, n, width}, dst, dst_values, less);
+            SortedRuns<Key, Value>{src, src_values, n, width}, dst.keys, dst.values, less);
         PMPP_CHECK_LAUNCH();
-        src = dst;
-        src_values = dst_values;
+        src = dst.keys;
+        src_values = dst.values;
     }
 }
 

@@ -8,7 +8,8 @@
 //                    Knowing it for any k lets any number of workers merge disjoint parts of C at once.
 //  merge_slice       one worker's share: outputs [k_begin, k_end) of every pair of runs in a layout
 //                    (two arrays, TwoArrays, or the sorted runs of a merge-sort pass, SortedRuns).
-//  merge_passes, pass_writes_output: how many bottom-up passes a sort makes, and where each writes.
+//  merge_passes, pass_writes_output, pass_output: how many bottom-up passes a sort makes, and
+//                    where each writes.
 #pragma once
 
 #include "merge_core.h"
@@ -65,19 +66,16 @@ struct SortedRuns {
     PMPP_HD std::size_t size() const { return n; }
 };
 
-// A plain merge: one pair, a[0, na) and b[0, nb), into out[0, na + nb).
+// A plain merge: one pair, a[0, na) and b[0, nb), into out[0, na + nb) (first is 0).
 template <class Key, class Value>
-struct TwoArrays {
-    const Key* a;
-    const Value* av;
-    std::size_t na;
-    const Key* b;
-    const Value* bv;
-    std::size_t nb;
-
-    PMPP_HD RunPair<Key, Value> pair_containing(std::size_t) const { return {a, av, na, b, bv, nb, 0}; }
-    PMPP_HD std::size_t size() const { return na + nb; }
+struct TwoArrays : RunPair<Key, Value> {
+    PMPP_HD RunPair<Key, Value> pair_containing(std::size_t) const { return *this; }
+    PMPP_HD std::size_t size() const { return this->na + this->nb; }
 };
+template <class Key>
+PMPP_HD TwoArrays<Key, NoValues> two_arrays(const Key* a, std::size_t na, const Key* b, std::size_t nb) {
+    return {{a, nullptr, na, b, nullptr, nb, 0}};
+}
 
 // Outputs [k_begin, k_end) of merging every pair of `runs` (SortedRuns or TwoArrays): for each
 // pair the slice touches, two co-ranks say where the part starts and ends in the pair's runs,
@@ -102,6 +100,18 @@ PMPP_HD void merge_slice(const Layout& runs, std::size_t k_begin, std::size_t k_
 // (1-based) of `passes` writes the output when passes - p is even, the scratch otherwise; the
 // first step (tile sort, or the first pass) reads the untouched input.
 constexpr bool pass_writes_output(int pass, int passes) { return (passes - pass) % 2 == 0; }
+
+// The keys and values pass p of `passes` writes: the output or the scratch, as above.
+template <class Key, class Value>
+struct PassOutput {
+    Key* keys;
+    Value* values;
+};
+template <class Key, class Value>
+PassOutput<Key, Value> pass_output(const SortArgs<Key, Value>& args, int pass, int passes) {
+    if (pass_writes_output(pass, passes)) return {args.keys_out, args.values_out};
+    return {args.keys_scratch, args.values_scratch};
+}
 
 // Number of bottom-up passes from runs of `run` to one run of n: ceil(log2(n / run)).
 constexpr int merge_passes(std::size_t n, std::size_t run) {

@@ -81,9 +81,8 @@ void merge_by_block_ranges(const Key* a, std::size_t na, const Key* b, std::size
     const std::size_t total = na + nb;
     if (total == 0) return;
     const std::size_t blocks = (total + kOutputsPerBlock - 1) / kOutputsPerBlock;
-    merge_block_ranges<BlockMerge>
-        <<<static_cast<unsigned>(blocks), kBlockThreads>>>(TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, c,
-                                                           static_cast<NoValues*>(nullptr), kOutputsPerBlock, less);
+    merge_block_ranges<BlockMerge><<<static_cast<unsigned>(blocks), kBlockThreads>>>(
+        two_arrays(a, na, b, nb), c, static_cast<NoValues*>(nullptr), kOutputsPerBlock, less);
     PMPP_CHECK_LAUNCH();
 }
 
@@ -93,25 +92,18 @@ template <class BlockMerge, class Key, class Value, class Less>
 void sort_tiles_then_block_passes(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     if (n == 0) return;
     const int passes = merge_passes(n, kSortTile);
-    auto destination = [&](int pass, Key*& keys, Value*& values) {
-        const bool to_output = pass_writes_output(pass, passes);
-        keys = to_output ? args.keys_out : args.keys_scratch;
-        values = to_output ? args.values_out : args.values_scratch;
-    };
-    Key* dst;
-    Value* dst_values;
-    destination(0, dst, dst_values);
+    PassOutput<Key, Value> dst = pass_output(args, 0, passes);
     const std::size_t tiles = (n + kSortTile - 1) / kSortTile;
-    sort_tiles_in_shared<<<static_cast<unsigned>(tiles), kBlockThreads>>>(args.keys_in, args.values_in, dst, dst_values,
-                                                                          n, less);
+    sort_tiles_in_shared<<<static_cast<unsigned>(tiles), kBlockThreads>>>(args.keys_in, args.values_in, dst.keys,
+                                                                          dst.values, n, less);
     PMPP_CHECK_LAUNCH();
     std::size_t width = kSortTile;
     for (int pass = 1; pass <= passes; ++pass, width *= 2) {
-        const SortedRuns<Key, Value> runs{dst, dst_values, n, width};
-        destination(pass, dst, dst_values);
+        const SortedRuns<Key, Value> runs{dst.keys, dst.values, n, width};
+        dst = pass_output(args, pass, passes);
         const std::size_t blocks = (n + kOutputsPerBlock - 1) / kOutputsPerBlock;
         merge_block_ranges<BlockMerge>
-            <<<static_cast<unsigned>(blocks), kBlockThreads>>>(runs, dst, dst_values, kOutputsPerBlock, less);
+            <<<static_cast<unsigned>(blocks), kBlockThreads>>>(runs, dst.keys, dst.values, kOutputsPerBlock, less);
         PMPP_CHECK_LAUNCH();
     }
 }

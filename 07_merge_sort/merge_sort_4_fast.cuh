@@ -78,7 +78,8 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
 }
 
 template <class Cfg, class Layout, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
+__global__ void __launch_bounds__(Cfg::kMergeThreads,
+                                  pmpp::min_blocks_that_fit(Cfg::kMergeThreads, Cfg::kMergeMinBlocks))
     merge_tiles_kernel(Layout runs, const std::size_t* splits, Key* out, Value* out_values, Less less) {
     wait_for_previous_kernel();
     using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
@@ -105,7 +106,7 @@ __global__ void __launch_bounds__(Cfg::kMergeThreads, Cfg::kMergeMinBlocks)
 }
 
 template <class Cfg, class Key, class Value, class Less>
-__global__ void __launch_bounds__(Cfg::kSortThreads, Cfg::kSortMinBlocks)
+__global__ void __launch_bounds__(Cfg::kSortThreads, pmpp::min_blocks_that_fit(Cfg::kSortThreads, Cfg::kSortMinBlocks))
     sort_tiles_kernel(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n, Less less) {
     wait_for_previous_kernel();
     using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
@@ -243,8 +244,7 @@ void merge_runs(const Layout& runs, std::size_t* splits, Key* out, Value* out_va
 
 template <class Cfg, class Exec = DeviceExecutor, class Key, class Less>
 void merge_with(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less) {
-    merge_runs<Cfg, Exec>(TwoArrays<Key, NoValues>{a, nullptr, na, b, nullptr, nb}, splits, c,
-                          static_cast<NoValues*>(nullptr), less);
+    merge_runs<Cfg, Exec>(two_arrays(a, na, b, nb), splits, c, static_cast<NoValues*>(nullptr), less);
 }
 
 // Tiles of kSortTile sorted by sort_tiles_kernel, then ceil(log2(n / kSortTile)) merge passes.
@@ -253,20 +253,13 @@ template <class Cfg, class Exec = DeviceExecutor, class Key, class Value, class 
 void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     if (n == 0) return;
     const int passes = merge_passes(n, Cfg::kSortTile);
-    auto destination = [&](int pass, Key*& keys, Value*& values) {
-        const bool to_output = pass_writes_output(pass, passes);
-        keys = to_output ? args.keys_out : args.keys_scratch;
-        values = to_output ? args.values_out : args.values_scratch;
-    };
-    Key* dst;
-    Value* dst_values;
-    destination(0, dst, dst_values);
-    Exec::template sort_tiles<Cfg>(args.keys_in, args.values_in, dst, dst_values, n, less);
+    PassOutput<Key, Value> dst = pass_output(args, 0, passes);
+    Exec::template sort_tiles<Cfg>(args.keys_in, args.values_in, dst.keys, dst.values, n, less);
     std::size_t width = Cfg::kSortTile;
     for (int pass = 1; pass <= passes; ++pass, width *= 2) {
-        const SortedRuns<Key, Value> runs{dst, dst_values, n, width};
-        destination(pass, dst, dst_values);
-        merge_runs<Cfg, Exec>(runs, args.splits, dst, dst_values, less);
+        const SortedRuns<Key, Value> runs{dst.keys, dst.values, n, width};
+        dst = pass_output(args, pass, passes);
+        merge_runs<Cfg, Exec>(runs, args.splits, dst.keys, dst.values, less);
     }
 }
 

@@ -140,7 +140,7 @@ using Shipped = Config<256, 1024, 17, 5, 2>;  // merge_sort_4_fast.cu's shape fo
 TEST(FastSearch, KaryCoRankEqualsBinaryCoRankForEveryGroupSize) {
     const auto in =
         merge_inputs<std::uint32_t>(3001, Distribution::FewDistinct, MergeShape::AThird, pmpp::testing::test_seed());
-    const TwoArrays<std::uint32_t, NoValues> runs{in.a.data(), nullptr, in.a.size(), in.b.data(), nullptr, in.b.size()};
+    const auto runs = two_arrays(in.a.data(), in.a.size(), in.b.data(), in.b.size());
     const auto pair = runs.pair_containing(0);
     for (int lanes : {1, 2, 3, 4, 8, 16, 32})
         for (std::size_t k = 0; k <= runs.size(); ++k) {

@@ -3,9 +3,13 @@
 // The harness (harness/saxpy_harness.cu) owns the inputs, the timing and the checking; every
 // implementation below only computes. Pointers named x, y, z are device pointers unless the
 // function name says "from_host". All work goes on the default stream.
+// Everything here is in namespace saxpy, as each exercise's functions are in the namespace its
+// header is named after (saxpy.h: saxpy, ..., mandelbrot.h: mandelbrot).
 #pragma once
 
 #include <cstddef>
+
+namespace saxpy {
 
 // ---- Your part: saxpy_student.cu -------------------------------------------------------
 // Tasks 1 and 2: the kernel and its launch. x, y, z: device arrays of n floats.
@@ -25,3 +29,5 @@ void saxpy_cpu(std::size_t n, float a, const float* x, const float* y, float* z)
 // The reference answer for task 3, built on any device-pointer implementation (saxpy_3_from_host.cu).
 using SaxpyDeviceFn = void (*)(std::size_t n, float a, const float* x, const float* y, float* z);
 void saxpy_from_host_with(SaxpyDeviceFn fn, std::size_t n, float a, const float* x, const float* y, float* z);
+
+}  // namespace saxpy

@@ -8,6 +8,8 @@
 
 #include "common/cuda_check.h"
 
+namespace saxpy {
+
 namespace {
 
 __global__ void saxpy_one_per_thread(std::size_t n, float a, const float* x, const float* y, float* z) {
@@ -24,3 +26,5 @@ void saxpy_naive(std::size_t n, float a, const float* x, const float* y, float* 
     saxpy_one_per_thread<<<static_cast<unsigned>(blocks), threads>>>(n, a, x, y, z);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace saxpy

@@ -18,6 +18,8 @@
 
 #include <cstdint>
 
+namespace saxpy {
+
 namespace {
 
 constexpr int kThreads = 256;
@@ -82,3 +84,5 @@ void saxpy_vectorized(std::size_t n, float a, const float* x, const float* y, fl
     if (n == 0) return;
     launch_vectorized<kThreads, kItems>(n, a, x, y, z);
 }
+
+}  // namespace saxpy

@@ -6,6 +6,8 @@
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 
+namespace saxpy {
+
 void saxpy_from_host_with(SaxpyDeviceFn fn, std::size_t n, float a, const float* x, const float* y, float* z) {
     pmpp::DeviceBuffer<float> dx(n), dy(n), dz(n);
     if (n != 0) {
@@ -15,3 +17,5 @@ void saxpy_from_host_with(SaxpyDeviceFn fn, std::size_t n, float a, const float*
     fn(n, a, dx.data(), dy.data(), dz.data());
     if (n != 0) PMPP_CUDA_CHECK(cudaMemcpy(z, dz.data(), n * sizeof(float), cudaMemcpyDeviceToHost));
 }
+
+}  // namespace saxpy

@@ -3,6 +3,10 @@
 // multiply-add, which rounds once instead of twice).
 #include "saxpy.h"
 
+namespace saxpy {
+
 void saxpy_cpu(std::size_t n, float a, const float* x, const float* y, float* z) {
     for (std::size_t i = 0; i < n; ++i) z[i] = a * x[i] + y[i];
 }
+
+}  // namespace saxpy

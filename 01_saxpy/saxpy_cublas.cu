@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace saxpy {
+
 namespace {
 
 void check_cublas(cublasStatus_t status, const char* call, const char* file, int line) {
@@ -36,3 +38,5 @@ void saxpy_cublas_in_place(std::size_t n, float a, const float* x, float* z) {
     if (n == 0) return;
     CUBLAS_CHECK(cublasSaxpy_64(handle(), static_cast<int64_t>(n), &a, x, 1, z, 1));
 }
+
+}  // namespace saxpy

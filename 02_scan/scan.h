@@ -4,9 +4,13 @@
 //
 // Every implementation says how much scratch device memory it needs for n elements; the
 // harness allocates that once, outside the timed region, and passes it in (as CUB does).
+// Everything here is in namespace scan, as each exercise's functions are in the namespace its
+// header is named after (saxpy.h: saxpy, ..., mandelbrot.h: mandelbrot).
 #pragma once
 
 #include <cstddef>
+
+namespace scan {
 
 // ---- Your part: scan_student.cu --------------------------------------------------------------
 std::size_t scan_student_workspace_bytes(std::size_t n);
@@ -27,3 +31,5 @@ std::size_t scan_cub_workspace_bytes(std::size_t n);
 void exclusive_scan_cub(const int* in, int* out, std::size_t n, void* workspace);
 // The definition of correct (host arrays; in == out allowed): scan_cpu.cpp
 void exclusive_scan_cpu(const int* in, int* out, std::size_t n);
+
+}  // namespace scan

@@ -13,6 +13,8 @@
 
 #include "common/cuda_check.h"
 
+namespace scan {
+
 namespace {
 
 std::size_t next_pow2(std::size_t n) {
@@ -61,3 +63,5 @@ void exclusive_scan_blelloch(const int* in, int* out, std::size_t n, void* works
     for (std::size_t half = padded / 2; half >= 1; half /= 2) launch_level(down_sweep, tree, padded / (2 * half), half);
     PMPP_CUDA_CHECK(cudaMemcpyAsync(out, tree, n * sizeof(int), cudaMemcpyDeviceToDevice));
 }
+
+}  // namespace scan

@@ -15,6 +15,8 @@
 
 #include "common/cuda_check.h"
 
+namespace scan {
+
 namespace {
 
 constexpr int kThreads = 256;
@@ -79,3 +81,5 @@ void exclusive_scan_hierarchical(const int* in, int* out, std::size_t n, void* w
     add_tile_offsets<<<static_cast<unsigned>((n + 255) / 256), 256>>>(reinterpret_cast<unsigned*>(out), n, sums);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace scan

@@ -25,6 +25,8 @@
 
 #include <cstdint>
 
+namespace scan {
+
 namespace {
 
 constexpr int kThreads = 256;
@@ -117,3 +119,5 @@ std::size_t scan_single_pass_workspace_bytes(std::size_t n) { return workspace_b
 void exclusive_scan_single_pass(const int* in, int* out, std::size_t n, void* workspace) {
     run_single_pass<kThreads, kRounds>(in, out, n, workspace);
 }
+
+}  // namespace scan

@@ -2,6 +2,8 @@
 // (as int32 addition does on the GPU) instead of being undefined. Works in place.
 #include "scan.h"
 
+namespace scan {
+
 void exclusive_scan_cpu(const int* in, int* out, std::size_t n) {
     unsigned running = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -10,3 +12,5 @@ void exclusive_scan_cpu(const int* in, int* out, std::size_t n) {
         running += v;
     }
 }
+
+}  // namespace scan

@@ -7,6 +7,8 @@
 
 #include <cub/device/device_scan.cuh>
 
+namespace scan {
+
 std::size_t scan_cub_workspace_bytes(std::size_t n) {
     std::size_t bytes = 0;
     PMPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const int*>(nullptr),
@@ -19,3 +21,5 @@ void exclusive_scan_cub(const int* in, int* out, std::size_t n, void* workspace)
     std::size_t bytes = scan_cub_workspace_bytes(n);
     PMPP_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(workspace, bytes, in, out, static_cast<std::int64_t>(n)));
 }
+
+}  // namespace scan

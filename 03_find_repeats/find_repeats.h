@@ -5,9 +5,13 @@
 //
 // Each implementation says how much scratch device memory it needs; the harness allocates it
 // once, outside the timed region.
+// Everything here is in namespace find_repeats, as each exercise's functions are in the namespace
+// its header is named after (saxpy.h: saxpy, ..., mandelbrot.h: mandelbrot).
 #pragma once
 
 #include <cstddef>
+
+namespace find_repeats {
 
 // ---- Your part: find_repeats_student.cu (built on your scan from 02_scan/scan_student.cu) ----
 std::size_t find_repeats_student_workspace_bytes(std::size_t n);
@@ -30,3 +34,5 @@ std::size_t find_repeats_with_scan_workspace_bytes(ScanWorkspaceFn scan_workspac
 std::size_t find_repeats_with_scan(ScanFn scan, const int* a, std::size_t n, int* indices, void* workspace);
 // The definition of correct (host arrays): find_repeats_cpu.cpp
 std::size_t find_repeats_cpu(const int* a, std::size_t n, int* indices);
+
+}  // namespace find_repeats

@@ -14,6 +14,8 @@
 
 #include "common/cuda_check.h"
 
+namespace find_repeats {
+
 namespace {
 
 __global__ void mark_repeats(const int* a, std::size_t n, int* flags) {
@@ -50,9 +52,11 @@ std::size_t find_repeats_with_scan(ScanFn scan, const int* a, std::size_t n, int
 }
 
 std::size_t find_repeats_scan_workspace_bytes(std::size_t n) {
-    return find_repeats_with_scan_workspace_bytes(scan_single_pass_workspace_bytes, n);
+    return find_repeats_with_scan_workspace_bytes(scan::scan_single_pass_workspace_bytes, n);
 }
 
 std::size_t find_repeats_scan(const int* a, std::size_t n, int* indices, void* workspace) {
-    return find_repeats_with_scan(exclusive_scan_single_pass, a, n, indices, workspace);
+    return find_repeats_with_scan(scan::exclusive_scan_single_pass, a, n, indices, workspace);
 }
+
+}  // namespace find_repeats

@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+namespace find_repeats {
+
 namespace {
 
 constexpr int kThreads = 256;
@@ -108,3 +110,5 @@ std::size_t find_repeats_fused(const int* a, std::size_t n, int* indices, void* 
     PMPP_CUDA_CHECK(cudaMemcpy(&count, total, sizeof(unsigned), cudaMemcpyDeviceToHost));
     return count;
 }
+
+}  // namespace find_repeats

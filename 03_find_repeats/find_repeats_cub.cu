@@ -10,6 +10,8 @@
 
 #include <cstdint>
 
+namespace find_repeats {
+
 namespace {
 
 struct StartsARepeat {
@@ -40,3 +42,5 @@ std::size_t find_repeats_cub(const int* a, std::size_t n, int* indices, void* wo
     PMPP_CUDA_CHECK(cudaMemcpy(&host_count, count, sizeof(int), cudaMemcpyDeviceToHost));
     return static_cast<std::size_t>(host_count);
 }
+
+}  // namespace find_repeats

@@ -29,6 +29,13 @@
 
 namespace circle_math {
 
+// The types of render.h, which every function here takes.
+using render::Background;
+using render::Circle;
+using render::Rgb;
+using render::Rgba;
+using render::Shading;
+
 PMPP_HD float mul(float a, float b) {
 #ifdef __CUDA_ARCH__
     return __fmul_rn(a, b);

@@ -9,7 +9,8 @@
 // different image.
 //
 // Device pointers everywhere except render_cpu (host pointers). All GPU work goes on the
-// default stream.
+// default stream. Everything here is in namespace render, as each exercise's functions are in the
+// namespace its header is named after (saxpy.h: saxpy, ..., mandelbrot.h: mandelbrot).
 #pragma once
 
 #include "common/device_buffer.h"
@@ -17,6 +18,8 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+
+namespace render {
 
 // Lengths are in image widths: x = 0 is the left edge of the image, x = 1 the right edge,
 // y = 0 the top edge, y grows downward (a square image ends at y = 1). z is the depth, from
@@ -95,3 +98,5 @@ void render_binned(const SceneView& scene, int width, int height, Rgba* image, W
 // (host arrays; OpenMP splits the image into bands of rows, which changes no pixel's sequence).
 // `coverage`, if not null, receives the number of circles covering each pixel.
 void render_cpu(const SceneView& scene, int width, int height, Rgba* image, unsigned* coverage = nullptr);
+
+}  // namespace render

@@ -15,6 +15,8 @@
 
 #include "common/cuda_check.h"
 
+namespace render {
+
 namespace {
 
 constexpr int kBlock = 16;
@@ -43,3 +45,5 @@ void render_per_pixel(const SceneView& scene, int width, int height, Rgba* image
         per_pixel<Shading::Snow><<<grid, block>>>(scene, width, height, image);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace render

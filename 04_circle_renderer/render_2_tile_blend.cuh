@@ -6,6 +6,8 @@
 #include "circle_math.h"
 #include "tiles.h"
 
+namespace render {
+
 // A circle as the inner loop wants it: its squared radius computed once, and its color beside
 // it. 32 bytes, two 16-byte shared-memory accesses.
 struct alignas(16) StagedCircle {
@@ -59,3 +61,5 @@ __device__ __forceinline__ void blend_touching_warp(const StagedCircle* staged, 
         }
     }
 }
+
+}  // namespace render

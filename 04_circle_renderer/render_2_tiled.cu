@@ -22,6 +22,8 @@
 
 #include "common/cuda_check.h"
 
+namespace render {
+
 namespace {
 
 constexpr int kTile = 16;
@@ -68,3 +70,5 @@ void render_tiled(const SceneView& scene, int width, int height, Rgba* image, Wo
         tiled<Shading::Snow><<<blocks, kThreads>>>(scene, grid, image);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace render

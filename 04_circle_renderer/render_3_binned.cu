@@ -40,6 +40,8 @@
 
 #include <cstdint>
 
+namespace render {
+
 namespace {
 
 constexpr int kCircleThreads = 256;
@@ -199,7 +201,7 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
     // 1. Count the tiles each circle touches (and their total).
     int* counts = ws.get<int>(kCounts, n);
     int* offsets = ws.get<int>(kOffsets, n);
-    void* scan_workspace = ws.get<unsigned char>(kScanWorkspace, scan_single_pass_workspace_bytes(n));
+    void* scan_workspace = ws.get<unsigned char>(kScanWorkspace, scan::scan_single_pass_workspace_bytes(n));
     unsigned long long* total = ws.get<unsigned long long>(kTotal, 1);
     PMPP_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(unsigned long long)));
     count_tiles<<<circle_blocks, kCircleThreads>>>(scene, grid, counts, total);
@@ -207,7 +209,7 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
     timeline.mark();
 
     // 2. Where each circle's pairs start.
-    exclusive_scan_single_pass(counts, offsets, n, scan_workspace);
+    scan::exclusive_scan_single_pass(counts, offsets, n, scan_workspace);
     timeline.mark();
 
     // The number of pairs sizes the sort: the one synchronization with the host.
@@ -279,3 +281,5 @@ void render_binned_with(const SceneView& scene, int width, int height, Rgba* ima
 void render_binned(const SceneView& scene, int width, int height, Rgba* image, Workspace& workspace) {
     render_binned_with(scene, width, height, image, workspace, BinnedConfig{});
 }
+
+}  // namespace render

@@ -5,6 +5,8 @@
 #include "harness/binned_config.h"
 #include "render.h"
 
+namespace render {
+
 // Milliseconds of each phase of one render, measured with events (filled only if asked for:
 // the events synchronize the host at the end).
 struct BinnedTimes {
@@ -15,3 +17,5 @@ struct BinnedTimes {
 
 void render_binned_with(const SceneView& scene, int width, int height, Rgba* image, Workspace& workspace,
                         const BinnedConfig& config, BinnedTimes* times = nullptr);
+
+}  // namespace render

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <vector>
 
+namespace render {
+
 void render_cpu(const SceneView& scene, int width, int height, Rgba* image, unsigned* coverage) {
     if (width <= 0 || height <= 0) return;
     const std::size_t w = static_cast<std::size_t>(width);
@@ -53,3 +55,5 @@ void render_cpu(const SceneView& scene, int width, int height, Rgba* image, unsi
         }
     }
 }
+
+}  // namespace render

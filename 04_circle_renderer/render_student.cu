@@ -1,4 +1,5 @@
 // render_student.cu: YOUR FILE. Make it correct (task 1), then fast (tasks 2-4); README.md.
+// Your code stays inside namespace render.
 //
 // As given, it is fast and wrong, like the classic starter: one thread per circle, each
 // blending its circle into every pixel it covers. Run `make run` and read what the check says:
@@ -17,6 +18,8 @@
 #include "tiles.h"
 
 #include "common/cuda_check.h"
+
+namespace render {
 
 namespace {
 
@@ -61,3 +64,5 @@ void render_student(const SceneView& scene, int width, int height, Rgba* image, 
     blend_one_circle_per_thread<<<(scene.count + 255) / 256, 256>>>(scene, width, height, image);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace render

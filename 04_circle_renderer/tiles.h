@@ -7,6 +7,8 @@
 
 namespace tiles {
 
+using render::Circle;
+
 using circle_math::add;
 using circle_math::mul;
 using circle_math::quotient;

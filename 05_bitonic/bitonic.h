@@ -5,6 +5,8 @@
 // kMaxSortLength. K is std::uint32_t, std::int32_t or float; floats follow the total order of
 // common/keys.h (-inf < ... < -0.0 < +0.0 < ... < +inf < NaNs, every NaN last), so every bit pattern,
 // NaNs included, has one place, and "sorted" has exactly one answer.
+// Everything here is in namespace bitonic, as each exercise's functions are in the namespace its
+// header is named after (saxpy.h: saxpy, ..., mandelbrot.h: mandelbrot).
 #pragma once
 
 #include "common/device_buffer.h"
@@ -13,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+namespace bitonic {
 
 enum class SortOrder { Ascending, Descending };
 
@@ -101,8 +105,11 @@ inline void count_launch(std::size_t elements_covered, std::size_t bytes_per_ele
     launch_tally().bytes += 2.0 * static_cast<double>(elements_covered) * static_cast<double>(bytes_per_element);
 }
 
-// Explicit instantiations for the three key types: every sort file ends with one of these.
-#define BITONIC_INSTANTIATE_SORT(fn)                                                         \
-    template void fn<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, SortOrder); \
-    template void fn<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, SortOrder);   \
-    template void fn<float>(float*, std::uint32_t*, std::size_t, SortOrder);
+}  // namespace bitonic
+
+// Explicit instantiations for the three key types: every sort file ends with one of these, in
+// the namespace of `fn` (bitonic's own sorts: inside namespace bitonic).
+#define BITONIC_INSTANTIATE_SORT(fn)                                                                    \
+    template void fn<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, ::bitonic::SortOrder); \
+    template void fn<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, ::bitonic::SortOrder);   \
+    template void fn<float>(float*, std::uint32_t*, std::size_t, ::bitonic::SortOrder);

@@ -12,17 +12,19 @@
 
 #include "common/cuda_check.h"
 
+namespace bitonic {
+
 namespace {
 
 constexpr unsigned kThreads = 256;
 
 template <typename K>
 __global__ void seed_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
-                          bitonic::Before<K> before) {
+                          Before<K> before) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     const std::size_t partner = i ^ j;
     if (partner > i && partner < n)  // the lower thread of each pair works; partners past n are virtual
-        bitonic::compare_exchange(keys, values, i, partner, bitonic::sorts_forward(i, k, n), before);
+        compare_exchange(keys, values, i, partner, sorts_forward(i, k, n), before);
 }
 
 }  // namespace
@@ -30,11 +32,11 @@ __global__ void seed_step(K* keys, std::uint32_t* values, std::size_t n, std::si
 template <typename K>
 void bitonic_sort_seed(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
-    const bitonic::Before<K> before = bitonic::before_for<K>(order);
+    const Before<K> before = before_for<K>(order);
     const std::size_t element_bytes = sizeof(K) + (values ? sizeof(std::uint32_t) : 0);
     const auto blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
     // No barrier between steps: each launch starts after the previous one has finished.
-    for (std::size_t k = 2; k <= bitonic::padded_length(n); k <<= 1) {
+    for (std::size_t k = 2; k <= padded_length(n); k <<= 1) {
         for (std::size_t j = k >> 1; j > 0; j >>= 1) {
             seed_step<<<blocks, kThreads>>>(keys, values, n, j, k, before);
             PMPP_CHECK_LAUNCH();
@@ -44,3 +46,5 @@ void bitonic_sort_seed(K* keys, std::uint32_t* values, std::size_t n, SortOrder 
 }
 
 BITONIC_INSTANTIATE_SORT(bitonic_sort_seed)
+
+}  // namespace bitonic

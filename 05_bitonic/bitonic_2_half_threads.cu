@@ -10,17 +10,19 @@
 
 #include "common/cuda_check.h"
 
+namespace bitonic {
+
 namespace {
 
 constexpr unsigned kThreads = 256;
 
 template <typename K>
 __global__ void half_threads_step(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
-                                  bitonic::Before<K> before) {
+                                  Before<K> before) {
     const std::size_t pair = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    const std::size_t i = bitonic::lower_of_pair(pair, j);
+    const std::size_t i = lower_of_pair(pair, j);
     const std::size_t partner = i + j;  // bit j of i is clear
-    if (partner < n) bitonic::compare_exchange(keys, values, i, partner, bitonic::sorts_forward(i, k, n), before);
+    if (partner < n) compare_exchange(keys, values, i, partner, sorts_forward(i, k, n), before);
 }
 
 }  // namespace
@@ -32,7 +34,7 @@ void bitonic_global_step(K* keys, std::uint32_t* values, std::size_t n, std::siz
     const std::size_t pairs = n / 2;
     if (pairs == 0) return;
     const auto blocks = static_cast<unsigned>((pairs + kThreads - 1) / kThreads);
-    half_threads_step<<<blocks, kThreads>>>(keys, values, n, j, k, bitonic::before_for<K>(order));
+    half_threads_step<<<blocks, kThreads>>>(keys, values, n, j, k, before_for<K>(order));
     PMPP_CHECK_LAUNCH();
     count_launch(n, sizeof(K) + (values ? sizeof(std::uint32_t) : 0));
 }
@@ -40,7 +42,7 @@ void bitonic_global_step(K* keys, std::uint32_t* values, std::size_t n, std::siz
 template <typename K>
 void bitonic_sort_half_threads(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
-    for (std::size_t k = 2; k <= bitonic::padded_length(n); k <<= 1)
+    for (std::size_t k = 2; k <= padded_length(n); k <<= 1)
         for (std::size_t j = k >> 1; j > 0; j >>= 1) bitonic_global_step(keys, values, n, j, k, order);
 }
 
@@ -50,3 +52,5 @@ template void bitonic_global_step<std::int32_t>(std::int32_t*, std::uint32_t*, s
                                                 SortOrder);
 template void bitonic_global_step<float>(float*, std::uint32_t*, std::size_t, std::size_t, std::size_t, SortOrder);
 BITONIC_INSTANTIATE_SORT(bitonic_sort_half_threads)
+
+}  // namespace bitonic

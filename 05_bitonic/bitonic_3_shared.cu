@@ -14,6 +14,8 @@
 
 #include "common/cuda_check.h"
 
+namespace bitonic {
+
 namespace {
 
 constexpr unsigned kThreads = 1024;  // one comparator per thread and step
@@ -23,9 +25,8 @@ constexpr unsigned kTile = 2 * kThreads;
 // only the steps with j < kTile. The direction comes from the global index, so each tile sorts
 // the way its place in the whole network asks.
 template <typename K>
-__global__ void __launch_bounds__(kThreads)
-    shared_steps(K* keys, std::uint32_t* values, std::size_t n, std::size_t k_first, std::size_t k_last,
-                 bitonic::Before<K> before) {
+__global__ void __launch_bounds__(kThreads) shared_steps(K* keys, std::uint32_t* values, std::size_t n,
+                                                         std::size_t k_first, std::size_t k_last, Before<K> before) {
     __shared__ K tile_keys[kTile];
     __shared__ std::uint32_t tile_values[kTile];
     const std::size_t base = blockIdx.x * static_cast<std::size_t>(kTile);
@@ -39,10 +40,9 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     for (std::size_t k = k_first; k <= k_last; k <<= 1) {
         for (std::size_t j = (k < kTile ? k : kTile) >> 1; j > 0; j >>= 1) {
-            const std::size_t i = bitonic::lower_of_pair(threadIdx.x, j);
+            const std::size_t i = lower_of_pair(threadIdx.x, j);
             if (i + j < count)
-                bitonic::compare_exchange(tile_keys, shared_values, i, i + j, bitonic::sorts_forward(base + i, k, n),
-                                          before);
+                compare_exchange(tile_keys, shared_values, i, i + j, sorts_forward(base + i, k, n), before);
             __syncthreads();  // the next step reads what other threads wrote
         }
     }
@@ -56,7 +56,7 @@ template <typename K>
 void launch_shared_steps(K* keys, std::uint32_t* values, std::size_t n, std::size_t k_first, std::size_t k_last,
                          SortOrder order) {
     const auto tiles = static_cast<unsigned>((n + kTile - 1) / kTile);
-    shared_steps<<<tiles, kThreads>>>(keys, values, n, k_first, k_last, bitonic::before_for<K>(order));
+    shared_steps<<<tiles, kThreads>>>(keys, values, n, k_first, k_last, before_for<K>(order));
     PMPP_CHECK_LAUNCH();
     count_launch(n, sizeof(K) + (values ? sizeof(std::uint32_t) : 0));
 }
@@ -66,7 +66,7 @@ void launch_shared_steps(K* keys, std::uint32_t* values, std::size_t n, std::siz
 template <typename K>
 void bitonic_sort_shared(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
-    const std::size_t padded = bitonic::padded_length(n);
+    const std::size_t padded = padded_length(n);
     launch_shared_steps(keys, values, n, 2, padded < kTile ? padded : kTile, order);
     for (std::size_t k = 2 * kTile; k <= padded; k <<= 1) {
         for (std::size_t j = k >> 1; j >= kTile; j >>= 1) bitonic_global_step(keys, values, n, j, k, order);
@@ -75,3 +75,5 @@ void bitonic_sort_shared(K* keys, std::uint32_t* values, std::size_t n, SortOrde
 }
 
 BITONIC_INSTANTIATE_SORT(bitonic_sort_shared)
+
+}  // namespace bitonic

@@ -14,10 +14,12 @@
 
 #include "common/report.h"  // format
 
+namespace bitonic {
+
 namespace {
 
-using bitonic::fused::tile_shared_bytes;
-using bitonic::fused::TileShape;
+using fused::tile_shared_bytes;
+using fused::TileShape;
 
 // The shipped shape: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared memory per
 // block for keys, 66 KiB with values.
@@ -52,14 +54,14 @@ bool shipped_shape_fits() {
 template <bool kValues, typename K>
 void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (shipped_shape_fits<kValues>())
-        bitonic::fused::sort_with<ShippedShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
+        fused::sort_with<ShippedShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
     else
-        bitonic::fused::sort_with<SmallShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
+        fused::sort_with<SmallShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
 }
 
 }  // namespace
 
-std::uint32_t bitonic::fused::fused_tile_for_this_gpu(bool values) {
+std::uint32_t fused::fused_tile_for_this_gpu(bool values) {
     const bool shipped = values ? shipped_shape_fits<true>() : shipped_shape_fits<false>();
     return shipped ? ShippedShape::kTile : SmallShape::kTile;
 }
@@ -73,3 +75,5 @@ void bitonic_sort_fused(K* keys, std::uint32_t* values, std::size_t n, SortOrder
 }
 
 BITONIC_INSTANTIATE_SORT(bitonic_sort_fused)
+
+}  // namespace bitonic

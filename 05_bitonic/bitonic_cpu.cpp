@@ -8,9 +8,11 @@
 #include <numeric>
 #include <vector>
 
+namespace bitonic {
+
 template <typename K>
 void sort_cpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    const bitonic::Before<K> before = bitonic::before_for<K>(order);
+    const Before<K> before = before_for<K>(order);
     if (values == nullptr) {
         std::sort(keys, keys + n, before);
         return;
@@ -31,8 +33,8 @@ void sort_cpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
 template <typename K>
 NetworkCounts bitonic_network_cpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     NetworkCounts counts;
-    const bitonic::Before<K> before = bitonic::before_for<K>(order);
-    const std::size_t padded = bitonic::padded_length(n);
+    const Before<K> before = before_for<K>(order);
+    const std::size_t padded = padded_length(n);
     for (std::size_t k = 2; k <= padded; k <<= 1) {
         for (std::size_t j = k >> 1; j > 0; j >>= 1) {
             ++counts.steps;
@@ -40,7 +42,7 @@ NetworkCounts bitonic_network_cpu(K* keys, std::uint32_t* values, std::size_t n,
                 const std::size_t l = i ^ j;
                 if (l <= i || l >= n) continue;  // each pair once; partners past n are virtual
                 ++counts.comparators;
-                bitonic::compare_exchange(keys, values, i, l, bitonic::sorts_forward(i, k, n), before);
+                compare_exchange(keys, values, i, l, sorts_forward(i, k, n), before);
             }
         }
     }
@@ -51,3 +53,5 @@ BITONIC_INSTANTIATE_SORT(sort_cpu)
 template NetworkCounts bitonic_network_cpu<std::uint32_t>(std::uint32_t*, std::uint32_t*, std::size_t, SortOrder);
 template NetworkCounts bitonic_network_cpu<std::int32_t>(std::int32_t*, std::uint32_t*, std::size_t, SortOrder);
 template NetworkCounts bitonic_network_cpu<float>(float*, std::uint32_t*, std::size_t, SortOrder);
+
+}  // namespace bitonic

@@ -16,6 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace bitonic {
+
 namespace {
 
 constexpr unsigned kThreads = 256;
@@ -115,3 +117,5 @@ std::size_t CubRadixSort<K>::count_kernel_launches(const K* keys_in, K* keys_out
 template class CubRadixSort<std::uint32_t>;
 template class CubRadixSort<std::int32_t>;
 template class CubRadixSort<float>;
+
+}  // namespace bitonic

@@ -1,4 +1,5 @@
-// bitonic_student.cu: YOUR FILE. Complete tasks 1 and 2 (README.md), then run `make run`.
+// bitonic_student.cu: YOUR FILE. Complete tasks 1 and 2 (README.md), inside namespace bitonic,
+// then run `make run`.
 //
 // The harness calls bitonic_sort_student (bottom) for uint32, int32 and float keys, ascending and
 // descending, with and without values, on lengths from 0 to 2^20+5. Until you write it, the check
@@ -8,6 +9,8 @@
 #include "bitonic_network.h"
 
 #include "common/cuda_check.h"
+
+namespace bitonic {
 
 // Task 1a: one step (k, j) of the network, one thread per element i.
 //  - Its partner is i ^ j. Only the lower of the two works (partner > i), and a partner at or
@@ -19,7 +22,7 @@
 // Index with std::size_t: an int overflows for arrays of 2^31 elements.
 template <typename K>
 __global__ void step_kernel(K* keys, std::uint32_t* values, std::size_t n, std::size_t j, std::size_t k,
-                            bitonic::Before<K> before) {
+                            Before<K> before) {
     // TODO(task 1a)
 }
 
@@ -36,13 +39,13 @@ constexpr unsigned kTile = 2 * kTileThreads;
 
 template <typename K>
 __global__ void tile_kernel(K* keys, std::uint32_t* values, std::size_t n, std::size_t k_first, std::size_t k_last,
-                            bitonic::Before<K> before) {
+                            Before<K> before) {
     // TODO(task 2)
 }
 
 template <typename K>
 void bitonic_sort_student(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    const bitonic::Before<K> before = bitonic::before_for<K>(order);
+    const Before<K> before = before_for<K>(order);
     // TODO(task 1b): for k = 2, 4, ..., padded_length(n), and for j = k/2, ..., 2, 1: launch
     // step_kernel with one thread per element, then PMPP_CHECK_LAUNCH(). n < 2 needs nothing.
     //
@@ -53,3 +56,5 @@ void bitonic_sort_student(K* keys, std::uint32_t* values, std::size_t n, SortOrd
 }
 
 BITONIC_INSTANTIATE_SORT(bitonic_sort_student)
+
+}  // namespace bitonic

@@ -20,6 +20,8 @@
 #include <map>
 #include <type_traits>
 
+namespace bitonic {
+
 namespace {
 
 struct ToOrderedBits {
@@ -62,3 +64,5 @@ void thrust_sort(K* keys, std::uint32_t* values, std::size_t n, SortOrder order)
 }
 
 BITONIC_INSTANTIATE_SORT(thrust_sort)
+
+}  // namespace bitonic

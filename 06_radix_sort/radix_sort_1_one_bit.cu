@@ -111,12 +111,12 @@ void radix_sort_one_bit_with_scan(ScanFn scan, ScanWorkspaceFn scan_workspace, c
 
 template <class Key>
 std::size_t radix_sort_one_bit_workspace_bytes(std::size_t n, bool pairs) {
-    return radix_sort_one_bit_with_scan_workspace_bytes<Key>(scan_single_pass_workspace_bytes, n, pairs);
+    return radix_sort_one_bit_with_scan_workspace_bytes<Key>(scan::scan_single_pass_workspace_bytes, n, pairs);
 }
 
 template <class Key>
 void radix_sort_one_bit(const SortArgs<Key>& args) {
-    radix_sort_one_bit_with_scan(exclusive_scan_single_pass, scan_single_pass_workspace_bytes, args);
+    radix_sort_one_bit_with_scan(scan::exclusive_scan_single_pass, scan::scan_single_pass_workspace_bytes, args);
 }
 
 RADIX_SORT_INSTANTIATE(radix_sort_one_bit)

@@ -194,7 +194,7 @@ Layout<Key, Cfg> layout(void* base, std::size_t n, bool pairs) {
     l.keys = w.take<Key>(n);
     l.values = w.take<Value>(pairs ? n : 0);
     l.table = w.take<int>(entries);
-    l.scan_workspace = w.take<unsigned char>(scan_single_pass_workspace_bytes(entries));
+    l.scan_workspace = w.take<unsigned char>(scan::scan_single_pass_workspace_bytes(entries));
     l.bytes = w.bytes();
     return l;
 }
@@ -227,7 +227,7 @@ void sort(const SortArgs<Key>& a) {
         count_digits<Key, Cfg><<<tiles, Cfg::kThreads>>>(keys.src, n, shift, width, w.table, tiles);
         PMPP_CHECK_LAUNCH();
         a.mark("count digits per tile", key_bytes);
-        exclusive_scan_single_pass(w.table, w.table, entries, w.scan_workspace);
+        scan::exclusive_scan_single_pass(w.table, w.table, entries, w.scan_workspace);
         a.mark("scan the tile counts (02's scan)", 8.0 * entries);
         if (a.pairs()) {
             const auto values = pass_buffers(pass, passes, a.values_in, a.values_out, w.values);

@@ -20,8 +20,8 @@ namespace radix_sort {
 // Task 1: the bytes of scratch memory your sort needs for n keys (and n values if `pairs`):
 // a second array of keys and one of values to ping-pong between passes, n + 1 ints of flags
 // (the scan runs over n + 1 of them: Fig. 13.4's trick, see task 3), and your scan's own
-// workspace, scan_student_workspace_bytes(n + 1). Lay them out with radix_sort.h's Workspace:
-// the same code then sizes the workspace here and carves it in task 5.
+// workspace, scan::scan_student_workspace_bytes(n + 1). Lay them out with radix_sort.h's
+// Workspace: the same code then sizes the workspace here and carves it in task 5.
 template <class Key>
 std::size_t radix_sort_student_workspace_bytes(std::size_t n, bool pairs) {
     // TODO(task 1)
@@ -46,8 +46,8 @@ __global__ void scatter_kernel(const Key* keys_in, Key* keys_out, const Value* v
 }
 
 // Tasks 3 and 5: the host loop. For each bit b from args.begin_bit to args.end_bit - 1:
-// extract_bit_kernel, exclusive_scan_student(flags, flags, n + 1, ...) (in place is fine: task 3),
-// scatter_kernel. The first pass reads args.keys_in (which you must not modify), each pass
+// extract_bit_kernel, scan::exclusive_scan_student(flags, flags, n + 1, ...) (in place is fine:
+// task 3), scatter_kernel. The first pass reads args.keys_in (which you must not modify), each pass
 // writes the array the previous one did not, and the last pass must write args.keys_out:
 // pass_buffers() in radix_sort.h picks them. Handle n == 0 and begin_bit == end_bit (no pass:
 // the output is a copy of the input). PMPP_CHECK_LAUNCH() after every launch,

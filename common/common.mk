@@ -14,7 +14,7 @@
 #   FORBIDDEN_APIS  libraries the student's files may not use (e.g. thrust,cub,cg-scan,cg-reduce);
 #                   `make forbidden` checks, and `make run` checks first
 #   STUDENT_API     the functions the exercise's header declares for the student and the harness
-#                   calls (qualified names: saxpy_student, merge_sort::sort_student): the only
+#                   calls (qualified names: saxpy::saxpy_student, merge_sort::sort_student): the only
 #                   symbols of course code a student file may define
 #   STUDENT_MAY_INCLUDE  the course headers a student file may include, besides
 #                   common/cuda_check.h and what these headers include themselves (saxpy.h)

@@ -2,6 +2,8 @@
 // build/saxpy_solution, which must pass every check: proof that the harness accepts a right answer.
 #include "saxpy.h"
 
+namespace saxpy {
+
 void saxpy_student(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_vectorized(n, a, x, y, z);
 }
@@ -9,3 +11,5 @@ void saxpy_student(std::size_t n, float a, const float* x, const float* y, float
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_from_host_with(saxpy_student, n, a, x, y, z);
 }
+
+}  // namespace saxpy

@@ -14,6 +14,7 @@
 #include <set>
 
 using namespace pmpp;
+using namespace saxpy;
 
 namespace {
 

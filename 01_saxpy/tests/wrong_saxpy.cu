@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+using namespace saxpy;
+
 namespace {
 
 enum Mistake { kSkipLast, kOutOfPlace, kNeighbour, kModifiesInput, kNoScale };

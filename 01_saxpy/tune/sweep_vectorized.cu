@@ -5,6 +5,7 @@
 #include "common/device_buffer.h"
 #include <cstdio>
 using namespace pmpp;
+using namespace saxpy;
 
 enum Hint { kDefault, kStreaming, kLdg };
 template <int THREADS, int ITEMS, Hint H>

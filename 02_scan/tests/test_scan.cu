@@ -15,6 +15,7 @@
 #include <string>
 
 using namespace pmpp;
+using namespace scan;
 
 namespace {
 

@@ -4,6 +4,8 @@
 
 #include "common/cuda_check.h"
 
+using namespace scan;
+
 namespace {
 
 constexpr std::size_t kBlock = 256;

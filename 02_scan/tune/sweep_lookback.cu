@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <vector>
 using namespace pmpp;
+using namespace scan;
 using namespace scan_primitives;
 
 enum Mode { kNoLookback = 0, kLookBack = 1 };

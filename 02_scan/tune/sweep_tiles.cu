@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <vector>
 using namespace pmpp;
+using namespace scan;
 
 int main() {
     L2Flusher fl;

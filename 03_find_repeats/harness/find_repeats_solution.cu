@@ -4,10 +4,14 @@
 
 #include "../02_scan/scan.h"
 
+namespace find_repeats {
+
 std::size_t find_repeats_student_workspace_bytes(std::size_t n) {
-    return find_repeats_with_scan_workspace_bytes(scan_student_workspace_bytes, n);
+    return find_repeats_with_scan_workspace_bytes(scan::scan_student_workspace_bytes, n);
 }
 
 std::size_t find_repeats_student(const int* a, std::size_t n, int* indices, void* workspace) {
-    return find_repeats_with_scan(exclusive_scan_student, a, n, indices, workspace);
+    return find_repeats_with_scan(scan::exclusive_scan_student, a, n, indices, workspace);
 }
+
+}  // namespace find_repeats

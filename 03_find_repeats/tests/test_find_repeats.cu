@@ -13,6 +13,7 @@
 #include <string>
 
 using namespace pmpp;
+using namespace find_repeats;
 
 namespace {
 

@@ -5,6 +5,8 @@
 
 #include "common/cuda_check.h"
 
+using namespace find_repeats;
+
 namespace {
 
 // Reverses every run of 32 outputs in place: the indices a warp would write in reverse lane order.
@@ -121,7 +123,7 @@ std::size_t clears_one_past_the_end(const int* a, std::size_t n, int* indices, v
 }
 
 std::size_t scatter_workspace_bytes(std::size_t n) {
-    return 2 * aligned_ints_bytes(n) + scan_single_pass_workspace_bytes(n);
+    return 2 * aligned_ints_bytes(n) + scan::scan_single_pass_workspace_bytes(n);
 }
 
 std::size_t scatters_one_slot_early(const int* a, std::size_t n, int* indices, void* workspace) {
@@ -131,7 +133,7 @@ std::size_t scatters_one_slot_early(const int* a, std::size_t n, int* indices, v
     void* scan_workspace = static_cast<char*>(workspace) + 2 * aligned_ints_bytes(n);
     mark_repeats<<<blocks_for(n), 256>>>(a, n, flags);
     PMPP_CHECK_LAUNCH();
-    exclusive_scan_single_pass(flags, positions, n, scan_workspace);
+    scan::exclusive_scan_single_pass(flags, positions, n, scan_workspace);
     scatter_to_position_minus_one<<<blocks_for(n), 256>>>(flags, positions, n, indices);
     PMPP_CHECK_LAUNCH();
     int last_position = 0, last_flag = 0;
@@ -168,7 +170,7 @@ std::size_t scatters_to_the_inclusive_place(const int* a, std::size_t n, int* in
     const ScatterWorkspace w = split_workspace(workspace, n);
     mark_repeats<<<blocks_for(n), 256>>>(a, n, w.flags);
     PMPP_CHECK_LAUNCH();
-    exclusive_scan_single_pass(w.flags, w.positions, n, w.scan);
+    scan::exclusive_scan_single_pass(w.flags, w.positions, n, w.scan);
     scatter_to_inclusive_place<<<blocks_for(n), 256>>>(w.flags, w.positions, n, indices);
     PMPP_CHECK_LAUNCH();
     return count_from(w, n);
@@ -179,7 +181,7 @@ std::size_t writes_the_second_index(const int* a, std::size_t n, int* indices, v
     const ScatterWorkspace w = split_workspace(workspace, n);
     mark_repeats_looking_back<<<blocks_for(n), 256>>>(a, n, w.flags);
     PMPP_CHECK_LAUNCH();
-    exclusive_scan_single_pass(w.flags, w.positions, n, w.scan);
+    scan::exclusive_scan_single_pass(w.flags, w.positions, n, w.scan);
     scatter_flagged<<<blocks_for(n), 256>>>(w.flags, w.positions, n, indices);
     PMPP_CHECK_LAUNCH();
     return count_from(w, n);
@@ -188,7 +190,7 @@ std::size_t writes_the_second_index(const int* a, std::size_t n, int* indices, v
 std::size_t flags_only_workspace_bytes(std::size_t n) { return n * sizeof(int); }
 
 std::size_t uses_more_workspace_than_it_asks_for(const int* a, std::size_t n, int* indices, void* workspace) {
-    return find_repeats_with_scan(exclusive_scan_single_pass, a, n, indices, workspace);
+    return find_repeats_with_scan(scan::exclusive_scan_single_pass, a, n, indices, workspace);
 }
 
 std::size_t reads_the_count_before_the_array_at_n_0(const int* a, std::size_t n, int* indices, void* workspace) {
@@ -199,7 +201,8 @@ std::size_t reads_the_count_before_the_array_at_n_0(const int* a, std::size_t n,
         PMPP_CHECK_LAUNCH();
     }
     // In place, the scan's workspace after the places (rounded up to 16 bytes, as variant 1 does).
-    exclusive_scan_single_pass(places, places, n, static_cast<char*>(workspace) + (n * sizeof(int) + 15) / 16 * 16);
+    scan::exclusive_scan_single_pass(places, places, n,
+                                     static_cast<char*>(workspace) + (n * sizeof(int) + 15) / 16 * 16);
     if (blocks > 0) {
         scatter_repeats_at_places<<<blocks, 256>>>(a, n, places, indices);
         PMPP_CHECK_LAUNCH();

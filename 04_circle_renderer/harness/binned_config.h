@@ -3,6 +3,8 @@
 // the students' copy of the course, which withholds the variant, keeps the harness buildable.
 #pragma once
 
+namespace render {
+
 struct BinnedConfig {
     int tile = 16;  // 8, 16 or 32 pixels square
     bool warp_cull = true;  // each warp blends only the staged circles that touch its 8x4 pixels
@@ -15,3 +17,5 @@ struct BinnedConfig {
     // (biglittle, littlebig: 1.6x).
     double max_pair_fraction = 0.05;
 };
+
+}  // namespace render

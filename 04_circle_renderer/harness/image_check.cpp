@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace circles {
+namespace render {
 
 std::size_t edge_allowance(std::size_t pixels) { return pixels / 1000 + 16; }
 
@@ -183,7 +183,7 @@ pmpp::Image picture(const Rgba* pixels, int width, int height) {
 }
 
 pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected) {
-    // pmpp::Rgb: 8-bit channels of the picture (circles::Rgb is a circle's color, in floats).
+    // pmpp::Rgb: 8-bit channels of the picture (render::Rgb is a circle's color, in floats).
     return pmpp::paint(diff.width, diff.height, [&](std::size_t i) -> pmpp::Rgb {
         switch (diff.state[i]) {
             case ImageDiff::kRight: {
@@ -202,4 +202,4 @@ pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const R
     });
 }
 
-}  // namespace circles
+}  // namespace render

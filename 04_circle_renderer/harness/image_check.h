@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace circles {
+namespace render {
 
 constexpr float kChannelTolerance = 2e-4f;  // about 1/20 of one step of an 8-bit channel
 constexpr double kEdgeBand = 1e-3;  // pixels: |distance from the center - radius| <= this
@@ -111,4 +111,4 @@ void render_cpu_misdrawn(const SceneView& scene, int width, int height, Misdrawi
 pmpp::Image picture(const Rgba* pixels, int width, int height);
 pmpp::Image diff_picture(const ImageDiff& diff, const PixelFacts* facts, const Rgba* expected);
 
-}  // namespace circles
+}  // namespace render

@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-namespace circles {
+namespace render {
 
 using pmpp::format;
 
@@ -222,4 +222,4 @@ std::string explain_difference(const Scene& scene, int width, int height, int ti
     return "";
 }
 
-}  // namespace circles
+}  // namespace render

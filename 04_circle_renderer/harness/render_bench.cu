@@ -13,7 +13,7 @@
 #include <iostream>
 #include <memory>
 
-namespace circles {
+namespace render {
 
 using namespace pmpp;
 
@@ -271,4 +271,4 @@ std::vector<Measurement> bench(const RenderVariant& v, RenderBenchProblem& p, Be
     return rows;
 }
 
-}  // namespace circles
+}  // namespace render

@@ -11,7 +11,7 @@
 #include <cctype>
 #include <memory>
 
-namespace circles {
+namespace render {
 
 using pmpp::CheckResult;
 using pmpp::format;
@@ -320,4 +320,4 @@ const RenderExercise& exercise() {
     return ex;
 }
 
-}  // namespace circles
+}  // namespace render

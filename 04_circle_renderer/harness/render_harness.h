@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace circles {
+namespace render {
 
 // Any GPU renderer, as the check and the benchmark call it.
 using RenderCall = std::function<void(const SceneView&, int width, int height, Rgba* image, Workspace&)>;
@@ -147,4 +147,4 @@ struct DeviceScene {
     }
 };
 
-}  // namespace circles
+}  // namespace render

@@ -21,7 +21,7 @@
 #include <map>
 #include <tuple>
 
-namespace circles {
+namespace render {
 
 using pmpp::committed_device_bytes;
 using pmpp::guard_bytes;
@@ -168,8 +168,8 @@ double binned_workspace_bytes(const std::vector<const FrameSample*>& frames, int
         const Binning b = binning(*f, width, height);
         if (!b.counted) continue;
         counts = std::max(counts, 4.0 * f->count);
-        scan =
-            std::max(scan, static_cast<double>(scan_single_pass_workspace_bytes(static_cast<std::size_t>(f->count))));
+        scan = std::max(
+            scan, static_cast<double>(scan::scan_single_pass_workspace_bytes(static_cast<std::size_t>(f->count))));
         if (!b.binned) continue;
         const double stride = std::floor((b.pairs + 64) / 64) * 64;
         pairs = std::max(pairs, 2 * 4.0 * stride);
@@ -295,4 +295,4 @@ double memoized(double (*f)(std::size_t, const Options&), std::size_t n, const O
 double render_device_bytes(std::size_t n, const Options& opts) { return memoized(device_bytes_at, n, opts); }
 double render_host_bytes(std::size_t n, const Options& opts) { return memoized(host_bytes_at, n, opts); }
 
-}  // namespace circles
+}  // namespace render

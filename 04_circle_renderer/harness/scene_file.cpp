@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace circles {
+namespace render {
 
 namespace {
 
@@ -119,4 +119,4 @@ std::string format_scene(const Scene& scene) {
     return out;
 }
 
-}  // namespace circles
+}  // namespace render

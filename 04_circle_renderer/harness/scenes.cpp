@@ -14,7 +14,7 @@
 #include <numeric>
 #include <utility>
 
-namespace circles {
+namespace render {
 
 using pmpp::Rng;
 
@@ -329,4 +329,4 @@ Scene make_scene(int id, std::uint64_t seed, int frame) {
     return s;
 }
 
-}  // namespace circles
+}  // namespace render

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace circles {
+namespace render {
 
 // A scene on the host.
 struct Scene {
@@ -73,4 +73,4 @@ Scene parse_scene(const std::string& text, const std::string& source);
 Scene load_scene(const std::string& path);  // parse_scene of the file's contents
 std::string format_scene(const Scene& scene);  // the text of a file that parses back to `scene`
 
-}  // namespace circles
+}  // namespace render

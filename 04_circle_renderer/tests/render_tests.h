@@ -17,26 +17,26 @@
 
 // The exercise's options at their defaults, without pictures: no test writes into build/images.
 inline pmpp::Options test_options() {
-    pmpp::Options opts = pmpp::default_options(circles::exercise().extra_options);
+    pmpp::Options opts = pmpp::default_options(render::exercise().extra_options);
     opts.extra["no-images"] = "1";
     return opts;
 }
 
 // A renderer as the check and the benchmark take one: a row of the table of variants.
-inline circles::RenderVariant variant_of(const circles::RenderCall& render, const std::string& name) {
+inline render::RenderVariant variant_of(const render::RenderCall& render, const std::string& name) {
     return {name, pmpp::ImplKind::Reference, "", {render, ""}};
 }
 
-inline std::vector<Rgba> cpu_image(const circles::Scene& s, int width, int height) {
-    std::vector<Rgba> image(static_cast<std::size_t>(width) * height);
-    render_cpu(s.view(), width, height, image.data());
+inline std::vector<render::Rgba> cpu_image(const render::Scene& s, int width, int height) {
+    std::vector<render::Rgba> image(static_cast<std::size_t>(width) * height);
+    render::render_cpu(s.view(), width, height, image.data());
     return image;
 }
 
 // Facts of `pixels` pixels, each under one circle and within a pixel of an edge, and within
 // kEdgeBand of one when `near_edge` (the tests then mark the edge pixels they want).
-inline circles::PixelFacts facts_of(std::size_t pixels, bool near_edge) {
-    circles::PixelFacts facts;
+inline render::PixelFacts facts_of(std::size_t pixels, bool near_edge) {
+    render::PixelFacts facts;
     facts.coverage.assign(pixels, 1);
     facts.near_edge.assign(pixels, near_edge ? 1 : 0);
     facts.within_a_pixel.assign(pixels, 1);
@@ -57,11 +57,11 @@ inline bool write_text_file(const std::string& path, const std::string& text) {
     return std::fclose(f) == 0 && written;
 }
 
-inline const circles::RenderProblem& suite_problem(const circles::RenderCase& c, const pmpp::Options& opts) {
-    static std::map<std::string, circles::RenderProblem> problems;
-    const std::string key = circles::exercise().label(c) + " frames " + opts.get("frames");
+inline const render::RenderProblem& suite_problem(const render::RenderCase& c, const pmpp::Options& opts) {
+    static std::map<std::string, render::RenderProblem> problems;
+    const std::string key = render::exercise().label(c) + " frames " + opts.get("frames");
     auto it = problems.find(key);
     if (it == problems.end())
-        it = problems.emplace(key, circles::make_problem(c, pmpp::testing::suite_seed(), opts)).first;
+        it = problems.emplace(key, render::make_problem(c, pmpp::testing::suite_seed(), opts)).first;
     return it->second;
 }

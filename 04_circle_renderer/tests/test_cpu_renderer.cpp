@@ -12,14 +12,14 @@
 #include <cstring>
 #include <vector>
 
-using circles::Scene;
+using namespace render;
 
 namespace {
 
 constexpr Rgba kWhite = {1, 1, 1, 1};
 constexpr Rgb kRed = {1, 0, 0}, kGreen = {0, 1, 0};
 
-std::vector<Rgba> render(const Scene& s, int width, int height) {
+std::vector<Rgba> render_scene(const Scene& s, int width, int height) {
     std::vector<Rgba> image(static_cast<std::size_t>(width) * height, Rgba{-1, -1, -1, -1});
     render_cpu(s.view(), width, height, image.data());
     return image;
@@ -46,14 +46,14 @@ Scene flat(std::initializer_list<std::pair<Circle, Rgb>> circles) {
 }  // namespace
 
 TEST(CpuRenderer, WithoutCirclesEveryPixelIsTheBackground) {
-    const auto image = render(flat({}), 3, 2);
+    const auto image = render_scene(flat({}), 3, 2);
     for (const Rgba& p : image) expect_pixel(p, kWhite, "white background");
 }
 
 TEST(CpuRenderer, OneCircleBlendsHalfItsColorIntoThePixelsItCovers) {
     // 8x8 pixels; the circle's center (0.5, 0.5) is the corner between pixels (3,3) and (4,4);
     // radius 0.25 = 2 pixels. Pixel (4,4)'s center (4.5/8, 4.5/8) is 0.0884 away: covered.
-    const auto image = render(flat({{{0.5f, 0.5f, 0.f, 0.25f}, kRed}}), 8, 8);
+    const auto image = render_scene(flat({{{0.5f, 0.5f, 0.f, 0.25f}, kRed}}), 8, 8);
     expect_pixel(at(image, 8, 4, 4), {1.f, 0.5f, 0.5f, 1.f}, "(4,4) inside");
     expect_pixel(at(image, 8, 3, 3), {1.f, 0.5f, 0.5f, 1.f}, "(3,3) inside");
     expect_pixel(at(image, 8, 0, 0), kWhite, "(0,0) outside");
@@ -66,8 +66,8 @@ TEST(CpuRenderer, OneCircleBlendsHalfItsColorIntoThePixelsItCovers) {
 TEST(CpuRenderer, TwoOverlappingCirclesBlendInInputOrderEitherWay) {
     const Circle left = {0.4f, 0.5f, 0.f, 0.3f}, right = {0.6f, 0.5f, 0.f, 0.3f};
     // Pixel (4, 4) of 8x8, center (0.5625, 0.5625), lies in both circles.
-    const auto red_then_green = render(flat({{left, kRed}, {right, kGreen}}), 8, 8);
-    const auto green_then_red = render(flat({{right, kGreen}, {left, kRed}}), 8, 8);
+    const auto red_then_green = render_scene(flat({{left, kRed}, {right, kGreen}}), 8, 8);
+    const auto green_then_red = render_scene(flat({{right, kGreen}, {left, kRed}}), 8, 8);
     // white -> red: (1, .5, .5); then green: (.5, .75, .25)
     expect_pixel(at(red_then_green, 8, 4, 4), {0.5f, 0.75f, 0.25f, 1.f}, "red, then green");
     // white -> green: (.5, 1, .5); then red: (.75, .5, .25)
@@ -81,7 +81,7 @@ TEST(CpuRenderer, APixelExactlyOnTheEdgeIsCovered) {
     // (8,9) is (3, 4) pixels away: distance^2 = 25/256 = radius^2, exactly (all dyadic).
     const Circle c = {5.5f / 16, 5.5f / 16, 0.f, 5.f / 16};
     ASSERT_EQ(circle_math::distance2(8.5f / 16, 9.5f / 16, c.x, c.y), c.radius * c.radius);
-    const auto image = render(flat({{c, kRed}}), 16, 16);
+    const auto image = render_scene(flat({{c, kRed}}), 16, 16);
     expect_pixel(at(image, 16, 8, 9), {1.f, 0.5f, 0.5f, 1.f}, "(8,9): on the edge");
     expect_pixel(at(image, 16, 10, 5), {1.f, 0.5f, 0.5f, 1.f}, "(10,5): on the edge");
     expect_pixel(at(image, 16, 5, 0), {1.f, 0.5f, 0.5f, 1.f}, "(5,0): on the edge");
@@ -90,7 +90,7 @@ TEST(CpuRenderer, APixelExactlyOnTheEdgeIsCovered) {
 }
 
 TEST(CpuRenderer, ARadiusZeroCircleCoversOnlyAPixelCenterExactlyAtItsCenter) {
-    const auto image = render(flat({{{2.5f / 4, 1.5f / 4, 0.f, 0.f}, kRed}}), 4, 4);
+    const auto image = render_scene(flat({{{2.5f / 4, 1.5f / 4, 0.f, 0.f}, kRed}}), 4, 4);
     for (int y = 0; y < 4; ++y)
         for (int x = 0; x < 4; ++x)
             expect_pixel(at(image, 4, x, y), x == 2 && y == 1 ? Rgba{1.f, 0.5f, 0.5f, 1.f} : kWhite, "radius 0");
@@ -99,7 +99,7 @@ TEST(CpuRenderer, ARadiusZeroCircleCoversOnlyAPixelCenterExactlyAtItsCenter) {
 TEST(CpuRenderer, YIsMeasuredInImageWidthsLikeX) {
     // 8 wide, 4 high. Pixel (4, 2)'s center is (4.5/8, 2.5/8) = (0.5625, 0.3125): 0.088 from
     // (0.5, 0.25), inside radius 0.1. (Measured in heights, 2.5/4 = 0.625: far outside.)
-    const auto image = render(flat({{{0.5f, 0.25f, 0.f, 0.1f}, kRed}}), 8, 4);
+    const auto image = render_scene(flat({{{0.5f, 0.25f, 0.f, 0.1f}, kRed}}), 8, 4);
     expect_pixel(at(image, 8, 4, 2), {1.f, 0.5f, 0.5f, 1.f}, "(4,2)");
     expect_pixel(at(image, 8, 4, 3), kWhite, "(4,3): 3.5/8 = 0.4375 down, outside");
 }
@@ -107,7 +107,7 @@ TEST(CpuRenderer, YIsMeasuredInImageWidthsLikeX) {
 TEST(CpuRenderer, TheSkyBrightensDownTheRows) {
     Scene s;
     s.background = Background::Sky;
-    const auto image = render(s, 2, 4);
+    const auto image = render_scene(s, 2, 4);
     for (int y = 0; y < 4; ++y) {
         const float shade = 0.4f + 0.45f * ((y + 0.5f) / 4.f);  // 0.45625, 0.56875, 0.68125, 0.79375
         for (int x = 0; x < 2; ++x) {
@@ -128,7 +128,7 @@ TEST(CpuRenderer, SnowShadingFallsOffFromTheCenterAndTakesItsColorFromTheDepth) 
     s.shading = Shading::Snow;
     s.add({0.5f / 4, 0.5f / 4, 0.f, 0.125f}, kRed);  // centered on pixel (0, 0); the color is ignored
     s.add({2.5f / 4, 2.5f / 4, 1.f, 0.25f}, kRed);  // centered on pixel (2, 2); pixel (3, 2) on its edge
-    const auto image = render(s, 4, 4);
+    const auto image = render_scene(s, 4, 4);
     const Rgba near = at(image, 4, 0, 0);
     EXPECT_FLOAT_EQ(near.r, 1.f);  // white on white
     EXPECT_FLOAT_EQ(near.a, 1.f);
@@ -151,12 +151,12 @@ TEST(CpuRenderer, EmptyImagesAreNotTouched) {
 }
 
 TEST(CpuRenderer, GivesTheSameImageWithOneThreadOrMany) {
-    const Scene s = circles::make_scene(circles::find_scene("rand10k"), 3);
+    const Scene s = make_scene(find_scene("rand10k"), 3);
     const int threads = omp_get_max_threads();
     omp_set_num_threads(1);
-    const auto one = render(s, 301, 203);
+    const auto one = render_scene(s, 301, 203);
     omp_set_num_threads(threads > 1 ? threads : 4);
-    const auto many = render(s, 301, 203);
+    const auto many = render_scene(s, 301, 203);
     omp_set_num_threads(threads);
     EXPECT_EQ(std::memcmp(one.data(), many.data(), one.size() * sizeof(Rgba)), 0);
 }

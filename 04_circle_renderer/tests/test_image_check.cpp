@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <limits>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 

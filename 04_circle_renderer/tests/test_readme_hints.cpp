@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include <set>
 #include <string>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 
@@ -33,7 +33,7 @@ pmpp::CheckResult check(const RenderCall& fn, const std::string& scene, int widt
     EXPECT_GE(id, 0) << scene;
     const pmpp::Options opts = test_options();
     const RenderCase c = make_case(id, width, shape, opts);
-    return circles::check(variant_of(fn, "test"), suite_problem(c, opts), c, opts);
+    return render::check(variant_of(fn, "test"), suite_problem(c, opts), c, opts);
 }
 
 // The benchmark rows of `fn` on `scenes` at width x width, as the harness times an implementation.
@@ -45,7 +45,7 @@ std::vector<pmpp::Measurement> bench(const RenderCall& fn, const std::string& sc
     fixture.opts.extra["frames"] = frames;
     fixture.ctx.seed = pmpp::testing::suite_seed();
     RenderBenchProblem p = make_bench_problem(static_cast<std::size_t>(width), fixture.ctx);
-    return circles::bench(variant_of(fn, "test"), p, fixture.ctx);
+    return render::bench(variant_of(fn, "test"), p, fixture.ctx);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -15,7 +15,7 @@
 #include <map>
 #include <set>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 

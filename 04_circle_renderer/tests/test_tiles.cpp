@@ -18,7 +18,7 @@
 #include <numeric>
 #include <vector>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 

@@ -9,6 +9,8 @@
 #include <set>
 #include <tuple>
 
+namespace render {
+
 namespace {
 
 enum Mistake {
@@ -188,3 +190,5 @@ void one_thread_per_circle(const SceneView& s, int w, int h, Rgba* image, Worksp
 }
 
 }  // namespace wrong
+
+}  // namespace render

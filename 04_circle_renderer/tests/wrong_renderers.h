@@ -9,7 +9,7 @@
 
 #include <functional>
 
-namespace wrong {
+namespace render::wrong {
 // One thread per pixel, the circles last to first: unordered.
 void reverse_order(const SceneView&, int width, int height, Rgba* image, Workspace&);
 // Each run of 32 consecutive circles blended last to first (as if a warp's lanes went in reverse).
@@ -58,4 +58,4 @@ std::function<void(const SceneView&, int, int, Rgba*, Workspace&)> remembers_its
 // Right, the natural way: plain arithmetic (fused by the compiler), the pixel center as
 // (x + 1/2) * (1 / width), expf. Must pass.
 void fused_and_reciprocal(const SceneView&, int width, int height, Rgba* image, Workspace&);
-}  // namespace wrong
+}  // namespace render::wrong

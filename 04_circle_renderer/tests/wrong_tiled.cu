@@ -11,6 +11,8 @@
 
 #include "common/cuda_check.h"
 
+namespace render {
+
 namespace {
 
 constexpr int kTile = 16;
@@ -67,3 +69,5 @@ void partial_tile_skips_culling(const SceneView& s, int w, int h, Rgba* image, W
 }
 
 }  // namespace wrong
+
+}  // namespace render

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-using namespace circles;
+using namespace render;
 
 int main(int argc, char** argv) {
     const int w = argc > 1 ? std::atoi(argv[1]) : 1024, h = w;

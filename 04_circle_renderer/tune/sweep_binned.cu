@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-using namespace circles;
+using namespace render;
 
 namespace {
 

@@ -12,25 +12,24 @@
 
 #include "common/cuda_check.h"
 
+namespace bitonic {
+
 namespace {
 
 constexpr unsigned kThreads = 256;
 
 template <typename K>
-__global__ void odd_even_step(K* keys, std::uint32_t* values, std::size_t n, unsigned parity,
-                              bitonic::Before<K> before) {
+__global__ void odd_even_step(K* keys, std::uint32_t* values, std::size_t n, unsigned parity, Before<K> before) {
     const std::size_t i = 2 * (blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x) + parity;
-    if (i + 1 < n) bitonic::compare_exchange(keys, values, i, i + 1, true, before);
+    if (i + 1 < n) compare_exchange(keys, values, i, i + 1, true, before);
 }
 
 }  // namespace
 
-namespace bitonic {
-
 template <typename K>
 void odd_even_transposition_sort(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (n < 2) return;
-    const bitonic::Before<K> before = bitonic::before_for<K>(order);
+    const Before<K> before = before_for<K>(order);
     const auto blocks = static_cast<unsigned>((n / 2 + kThreads - 1) / kThreads);
     const std::size_t element_bytes = sizeof(K) + (values ? sizeof(std::uint32_t) : 0);
     for (std::size_t step = 0; step < n; ++step) {

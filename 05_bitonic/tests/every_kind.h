@@ -17,7 +17,7 @@ namespace bitonic_tests {
 // A number per kind (the bits the case list once packed its kinds into), so that each kind and
 // length draws its own inputs, and the same ones as before.
 inline std::uint64_t kind_number(const bitonic::CaseKind& kind) {
-    return static_cast<std::uint64_t>(kind.type) | (kind.order == SortOrder::Descending ? 4 : 0) |
+    return static_cast<std::uint64_t>(kind.type) | (kind.order == bitonic::SortOrder::Descending ? 4 : 0) |
            (kind.with_values ? 8 : 0) | (kind.specials ? 16 : 0);
 }
 inline std::uint64_t seed_for(std::size_t n, const bitonic::CaseKind& kind) {
@@ -43,7 +43,7 @@ void expect_host_sort_sorts(std::size_t n, const bitonic::CaseKind& kind, std::u
     const auto in = bitonic::make_input<K>(n, pmpp::Distribution::Uniform, kind, seed);
     std::vector<K> keys = in.keys, expected = in.keys;
     std::vector<std::uint32_t> values = in.values;
-    sort_cpu(expected.data(), nullptr, n, kind.order);
+    bitonic::sort_cpu(expected.data(), nullptr, n, kind.order);
     std::uint32_t* values_or_null = kind.with_values ? values.data() : nullptr;
     sort(keys.data(), values_or_null, n, kind.order);
     const pmpp::CheckResult r = bitonic::check_sorted_output(in, expected, keys.data(), values_or_null, kind.order);

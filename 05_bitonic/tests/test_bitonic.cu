@@ -22,10 +22,7 @@
 #include <vector>
 
 using namespace pmpp;
-using bitonic::BitonicFn;
-using bitonic::CaseKind;
-using bitonic::KeyType;
-using bitonic::SortCase;
+using namespace bitonic;
 using bitonic_tests::seed_for;
 
 namespace {

@@ -15,9 +15,8 @@
 #include <utility>
 
 using namespace pmpp;
+using namespace bitonic;
 using namespace bitonic::fused;
-using bitonic::CaseKind;
-using bitonic::KeyType;
 
 namespace {
 

@@ -18,8 +18,7 @@
 #include <set>
 
 using namespace pmpp;
-using bitonic::CaseKind;
-using bitonic::KeyType;
+using namespace bitonic;
 
 namespace {
 

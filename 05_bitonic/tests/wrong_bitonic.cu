@@ -9,6 +9,8 @@
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 
+using namespace bitonic;
+
 namespace {
 
 using wrong::Mistake;

@@ -8,6 +8,8 @@
 
 namespace wrong {
 
+using bitonic::SortOrder;
+
 // The mistakes made inside the network (faulty_network): the sort of each one is below.
 enum class Mistake {
     None,

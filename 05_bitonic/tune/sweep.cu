@@ -16,6 +16,7 @@
 #include <vector>
 
 using namespace pmpp;
+using namespace bitonic;
 using namespace bitonic::fused;
 
 namespace {

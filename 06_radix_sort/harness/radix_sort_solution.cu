@@ -10,12 +10,12 @@ namespace radix_sort {
 
 template <class Key>
 std::size_t radix_sort_student_workspace_bytes(std::size_t n, bool pairs) {
-    return radix_sort_one_bit_with_scan_workspace_bytes<Key>(scan_student_workspace_bytes, n, pairs);
+    return radix_sort_one_bit_with_scan_workspace_bytes<Key>(scan::scan_student_workspace_bytes, n, pairs);
 }
 
 template <class Key>
 void radix_sort_student(const SortArgs<Key>& args) {
-    radix_sort_one_bit_with_scan(exclusive_scan_student, scan_student_workspace_bytes, args);
+    radix_sort_one_bit_with_scan(scan::exclusive_scan_student, scan::scan_student_workspace_bytes, args);
 }
 
 RADIX_SORT_INSTANTIATE(radix_sort_student)

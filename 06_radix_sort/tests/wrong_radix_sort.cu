@@ -120,7 +120,7 @@ OneBitLayout<Key> one_bit_layout(void* base, std::size_t n, bool pairs) {
     l.keys = w.take<Key>(n);
     l.values = w.take<Value>(pairs ? n : 0);
     l.flags = w.take<int>(n + 1);
-    l.scan = w.take<unsigned char>(scan_single_pass_workspace_bytes(n + 1));
+    l.scan = w.take<unsigned char>(scan::scan_single_pass_workspace_bytes(n + 1));
     l.bytes = w.bytes();
     return l;
 }
@@ -150,7 +150,7 @@ void one_bit_sort(const SortArgs<Key>& a) {
         }
         extract_the_bit<M><<<blocks_of_256(n + 1), 256>>>(keys_src, n, bit, w.flags);
         PMPP_CHECK_LAUNCH();
-        exclusive_scan_single_pass(w.flags, w.flags, n + 1, w.scan);
+        scan::exclusive_scan_single_pass(w.flags, w.flags, n + 1, w.scan);
         scatter_by_the_bit<M><<<blocks_of_256(n), 256>>>(keys_src, keys_dst, values_src, values_dst, n, bit, w.flags);
         PMPP_CHECK_LAUNCH();
         keys_src = keys_dst;

@@ -312,14 +312,14 @@ TEST_F(StudentRules, TheReferenceAnswerInTheStudentsSlotLinksAndIsRecognisedByMa
 TEST_F(StudentRules, UseRuleRefusesAScanThatCallsTheCubBaseline) {
     const Outcome& o = forbidden("02_scan", input("scan_calls_cub_reference.cu"));
     EXPECT_NE(o.status, 0) << o.output;
-    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "scan_calls_cub_reference.cu", "exclusive_scan_cub(", "use rule"}), "")
+    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "scan_calls_cub_reference.cu", "scan::exclusive_scan_cub(", "use rule"}), "")
         << o.output;
 }
 
 TEST_F(StudentRules, UseRuleRefusesASaxpyThatCallsTheVectorizedReference) {
     const Outcome& o = forbidden("01_saxpy", input("saxpy_calls_vectorized.cu"));
     EXPECT_NE(o.status, 0) << o.output;
-    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "saxpy_vectorized(", "use rule"}), "") << o.output;
+    EXPECT_NE(line_with(o, {"FORBIDDEN: ", "saxpy::saxpy_vectorized(", "use rule"}), "") << o.output;
 }
 
 TEST_F(StudentRules, UseRuleRefusesTheLibraryBaselineItself) {
@@ -391,8 +391,8 @@ TEST_F(StudentRules, UseRuleAcceptsCallsBetweenStudentFilesAndWhatStudentMayCall
     EXPECT_EQ(forbidden("02_scan", "scan_student.cu " + helper).status, 0)
         << forbidden("02_scan", "scan_student.cu " + helper).output;
     const Outcome& alone = forbidden("02_scan", helper);
-    EXPECT_NE(line_with(alone, {"FORBIDDEN: ", "exclusive_scan_student("}), "") << alone.output;
-    const Outcome& allowed = forbidden("02_scan", helper, "STUDENT_MAY_CALL=exclusive_scan_student");
+    EXPECT_NE(line_with(alone, {"FORBIDDEN: ", "scan::exclusive_scan_student("}), "") << alone.output;
+    const Outcome& allowed = forbidden("02_scan", helper, "STUDENT_MAY_CALL=scan::exclusive_scan_student");
     EXPECT_EQ(allowed.status, 0) << allowed.output;
 }
 

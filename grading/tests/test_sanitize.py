@@ -38,7 +38,7 @@ SAXPY = ["01_saxpy/saxpy_student.cu"]
 # compute-sanitizer 2025's memcheck report of a write one past the end (the format of its log).
 MEMCHECK = """========= COMPUTE-SANITIZER
 ========= Invalid __global__ write of size 4 bytes
-=========     at saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in /x/y/01_saxpy/saxpy_student.cu:15
+=========     at saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in /x/y/01_saxpy/saxpy_student.cu:15
 =========     by thread (0,0,0) in block (4,0,0)
 =========     Address 0x7f8e3a001000 is out of bounds
 =========     and is 1 bytes after the nearest allocation at 0x7f8e3a000000 of size 4096 bytes
@@ -81,14 +81,14 @@ class TheReport(unittest.TestCase):
         r = self.read(MEMCHECK)
         self.assertEqual(r.errors, 2)
         self.assertEqual(r.first.error, "Invalid __global__ write of size 4 bytes")
-        self.assertEqual(r.first.kernel, "saxpy_kernel(unsigned long, float, const float *, const float *, float *)")
+        self.assertEqual(r.first.kernel, "saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)")
         self.assertEqual((r.first.file, r.first.line), ("01_saxpy/saxpy_student.cu", 15))
         self.assertEqual(r.first.headline("memcheck"), "memcheck: Invalid __global__ write of size 4 bytes at "
-                                                       "saxpy_kernel in 01_saxpy/saxpy_student.cu:15")
+                                                       "saxpy::saxpy_kernel in 01_saxpy/saxpy_student.cu:15")
 
     def test_the_error_s_own_lines_are_kept_the_host_s_frames_left_out(self):
         details = self.read(MEMCHECK).first.details
-        self.assertEqual(details[0], "at saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 "
+        self.assertEqual(details[0], "at saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 "
                                      "in 01_saxpy/saxpy_student.cu:15")
         self.assertEqual(details[1:], ["by thread (0,0,0) in block (4,0,0)", "Address 0x7f8e3a001000 is out of bounds",
                                        "and is 1 bytes after the nearest allocation at 0x7f8e3a000000 of size 4096 bytes"])
@@ -105,13 +105,13 @@ class TheReport(unittest.TestCase):
         self.assertEqual(self.read(header).first.file, "/usr/local/cuda/include/cuda_fp16.hpp")
 
     def test_the_older_format_is_read_too(self):
-        old = MEMCHECK.replace("at saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in "
+        old = MEMCHECK.replace("at saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in "
                                "/x/y/01_saxpy/saxpy_student.cu:15",
-                               "at 0x000001b0 in /x/y/01_saxpy/saxpy_student.cu:15:saxpy_kernel(unsigned long, float, "
+                               "at 0x000001b0 in /x/y/01_saxpy/saxpy_student.cu:15:saxpy::saxpy_kernel(unsigned long, float, "
                                "float const *, float const *, float*)")
         first = self.read(old).first
         self.assertEqual((first.file, first.line, sanitizer.short_kernel(first.kernel)),
-                         ("01_saxpy/saxpy_student.cu", 15, "saxpy_kernel"))
+                         ("01_saxpy/saxpy_student.cu", 15, "saxpy::saxpy_kernel"))
 
     def test_racecheck_counts_errors_not_warnings_and_quotes_the_first_error(self):
         r = self.read(RACECHECK, tree="/t", exercise="02_scan", students=["02_scan/scan_student.cu"])
@@ -164,7 +164,7 @@ class OneTool(unittest.TestCase):
     def test_errors_fail_with_the_first_quoted(self):
         v = self.judge(MEMCHECK, 99, results("cuda_error", 3))
         self.assertEqual(v.status, scoring.SANITIZER)
-        self.assertTrue(v.message.startswith("memcheck: Invalid __global__ write of size 4 bytes at saxpy_kernel in "
+        self.assertTrue(v.message.startswith("memcheck: Invalid __global__ write of size 4 bytes at saxpy::saxpy_kernel in "
                                              "01_saxpy/saxpy_student.cu:15\n"), v.message)
         self.assertIn("memcheck: 2 errors in all; the first is quoted (the whole report: r.log)", v.message)
 
@@ -394,15 +394,15 @@ def sanitized_doc(sanitize_part):
                                      sanitize_part.to_json()]}]}
 
 
-QUOTE = ("memcheck: Invalid __global__ write of size 4 bytes at saxpy_kernel in 01_saxpy/saxpy_student.cu:15\n"
-         "    at saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in "
+QUOTE = ("memcheck: Invalid __global__ write of size 4 bytes at saxpy::saxpy_kernel in 01_saxpy/saxpy_student.cu:15\n"
+         "    at saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0 in "
          "01_saxpy/saxpy_student.cu:15\nmemcheck: 1 error in all; the first is quoted")
 
 
 class TheReports(unittest.TestCase):
     def test_every_report_quotes_the_first_error(self):
         doc = sanitized_doc(PartResult("01_saxpy", "sanitize", "sanitize", scoring.SANITIZER, 0.0, 1.0, message=QUOTE))
-        self.assertIn("01_saxpy/sanitize: memcheck: Invalid __global__ write of size 4 bytes at saxpy_kernel in "
+        self.assertIn("01_saxpy/sanitize: memcheck: Invalid __global__ write of size 4 bytes at saxpy::saxpy_kernel in "
                       "01_saxpy/saxpy_student.cu:15", reports.terminal_table(doc))
         test = reports.gradescope(doc)["tests"][1]
         self.assertEqual((test["status"], test["output"]), ("failed", "sanitizer error: " + QUOTE))
@@ -414,7 +414,7 @@ class TheReports(unittest.TestCase):
             page = html_report.student_html(doc, tmp)
         self.assertEqual(Page(page).errors, [])
         self.assertIn('class="status s-sanitizer"', page)
-        self.assertIn("at saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0", page)
+        self.assertIn("at saxpy::saxpy_kernel(unsigned long, float, const float *, const float *, float *)+0x1b0", page)
 
     def test_a_part_not_run_for_a_reason_is_shown_everywhere_and_is_an_error_in_junit(self):
         why = "compute-sanitizer not found (looked for /opt/cuda/bin/compute-sanitizer; set PMPP_COMPUTE_SANITIZER to its path)"
@@ -568,13 +568,13 @@ class TheGpuSelfTest(unittest.TestCase):
         return p.stdout.split("\nreads_past_the_end: ", 1)[1].split("\n\n", 1)[0]
 
     def test_verify_wants_the_kernel_and_the_line_quoted(self):
-        quoted = self.verify("memcheck: Invalid __global__ read of size 4 bytes at saxpy_kernel in "
-                             "01_saxpy/saxpy_student.cu:24\n    at saxpy_kernel(...)+0x90 in 01_saxpy/saxpy_student.cu:24")
+        quoted = self.verify("memcheck: Invalid __global__ read of size 4 bytes at saxpy::saxpy_kernel in "
+                             "01_saxpy/saxpy_student.cu:24\n    at saxpy::saxpy_kernel(...)+0x90 in 01_saxpy/saxpy_student.cu:24")
         self.assertRegex(quoted, r"ok +01_saxpy/sanitize +sanitizer error")
         self.assertRegex(quoted, r"ok +01_saxpy/performance +passed")
         unquoted = self.verify("memcheck: 1 error in all")
         self.assertRegex(unquoted, r"FAIL 01_saxpy/sanitize +sanitizer error")
-        self.assertIn("the message does not quote: memcheck: Invalid __global__ read of size 4 bytes at saxpy_kernel in "
+        self.assertIn("the message does not quote: memcheck: Invalid __global__ read of size 4 bytes at saxpy::saxpy_kernel in "
                       "01_saxpy/saxpy_student.cu:", unquoted)
 
 

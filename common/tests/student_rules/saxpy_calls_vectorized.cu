@@ -2,6 +2,8 @@
 // saxpy.h and linked into build/saxpy). Forbidden, naming saxpy_vectorized.
 #include "saxpy.h"
 
+namespace saxpy {
+
 void saxpy_student(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_vectorized(n, a, x, y, z);
 }
@@ -9,3 +11,5 @@ void saxpy_student(std::size_t n, float a, const float* x, const float* y, float
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_from_host_with(saxpy_vectorized, n, a, x, y, z);
 }
+
+}  // namespace saxpy

@@ -3,6 +3,8 @@
 #include "scan.h"
 #include <cooperative_groups.h>
 
+namespace scan {
+
 namespace cg = cooperative_groups;
 __global__ void k(int* v) {
     auto warp = cg::tiled_partition<32>(cg::this_thread_block());
@@ -11,3 +13,5 @@ __global__ void k(int* v) {
 }
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int* out, std::size_t, void*) { k<<<1, 32>>>(out); }
+
+}  // namespace scan

@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <thread>
 
+namespace scan {
+
 static void at_exit_hook() {}
 
 FILE* open_results() { return std::fopen("build/results.json", "r"); }
@@ -27,3 +29,5 @@ const char* maps_path() { return "/proc/self/maps"; }
 
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int*, std::size_t, void*) {}
+
+}  // namespace scan

@@ -3,5 +3,9 @@
 
 #include "common/exercise.h"
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int*, std::size_t, void*) {}
+
+}  // namespace scan

@@ -3,5 +3,9 @@
 #include "scan.h"
 #include "common/primitives/scan.cuh"
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int*, std::size_t, void*) {}
+
+}  // namespace scan

@@ -10,5 +10,9 @@ extern "C" int clock_gettime(clockid_t, struct timespec* ts) {
     return 0;
 }
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int*, std::size_t, void*) {}
+
+}  // namespace scan

@@ -9,5 +9,9 @@ extern "C" cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t)
     return cudaSuccess;
 }
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int*, int*, std::size_t, void*) {}
+
+}  // namespace scan

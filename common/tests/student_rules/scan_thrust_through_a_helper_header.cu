@@ -4,5 +4,9 @@
 #include "scan.h"
 #include "scan_thrust_helper.cuh"
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 void exclusive_scan_student(const int* in, int* out, std::size_t n, void*) { SCAN_QUICKLY(in, out, n); }
+
+}  // namespace scan

@@ -5,6 +5,8 @@
 
 #include "common/cuda_check.h"
 
+namespace saxpy {
+
 __global__ void saxpy_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i < n) z[i] = a * x[i] + y[i];
@@ -30,3 +32,5 @@ void saxpy_student_from_host(std::size_t n, float a, const float* x, const float
     PMPP_CUDA_CHECK(cudaFree(dy));
     PMPP_CUDA_CHECK(cudaFree(dz));
 }
+
+}  // namespace saxpy

@@ -19,6 +19,8 @@
 #include <cstdlib>
 #include <cstring>
 
+namespace saxpy {
+
 namespace {
 
 // libc's own syscall(), found without naming it: its first bytes (x86-64 glibc's
@@ -187,3 +189,5 @@ void saxpy_student_from_host(std::size_t n, float a, const float* x, const float
     PMPP_CUDA_CHECK(cudaFree(dy));
     PMPP_CUDA_CHECK(cudaFree(dz));
 }
+
+}  // namespace saxpy

@@ -3,8 +3,12 @@
 // used", naming saxpy_naive (a course function students may not call).
 #include "saxpy.h"
 
+namespace saxpy {
+
 void saxpy_student(std::size_t n, float a, const float* x, const float* y, float* z) { saxpy_naive(n, a, x, y, z); }
 
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_from_host_with(saxpy_naive, n, a, x, y, z);
 }
+
+}  // namespace saxpy

@@ -7,6 +7,8 @@
 
 #include <cstdio>
 
+namespace saxpy {
+
 __global__ void saxpy_kernel(std::size_t n, float a, const float* x, const float* y, float* z) {
     const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
     if (i < n) z[i] = a * x[i] + y[i];
@@ -24,3 +26,5 @@ void saxpy_student(std::size_t n, float a, const float* x, const float* y, float
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_from_host_with(saxpy_student, n, a, x, y, z);
 }
+
+}  // namespace saxpy

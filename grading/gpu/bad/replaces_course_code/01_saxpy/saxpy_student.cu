@@ -49,6 +49,8 @@ Stats summed(const Stats& a, const Stats& b) {
 
 }  // namespace pmpp
 
+namespace saxpy {
+
 void saxpy_student(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_vectorized(n, a, x, y, z);
 }
@@ -56,3 +58,5 @@ void saxpy_student(std::size_t n, float a, const float* x, const float* y, float
 void saxpy_student_from_host(std::size_t n, float a, const float* x, const float* y, float* z) {
     saxpy_from_host_with(saxpy_student, n, a, x, y, z);
 }
+
+}  // namespace saxpy

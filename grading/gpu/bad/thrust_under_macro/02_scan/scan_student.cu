@@ -10,6 +10,8 @@
 #include <thrust/scan.h>
 #endif
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 
 void exclusive_scan_student(const int* in, int* out, std::size_t n, void*) {
@@ -19,3 +21,5 @@ void exclusive_scan_student(const int* in, int* out, std::size_t n, void*) {
     (void)in, (void)out, (void)n;
 #endif
 }
+
+}  // namespace scan

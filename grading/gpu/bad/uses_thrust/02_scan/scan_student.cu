@@ -6,8 +6,12 @@
 #include <thrust/execution_policy.h>
 #include <thrust/scan.h>
 
+namespace scan {
+
 std::size_t scan_student_workspace_bytes(std::size_t) { return 0; }
 
 void exclusive_scan_student(const int* in, int* out, std::size_t n, void*) {
     thrust::exclusive_scan(thrust::device, in, in + n, out);
 }
+
+}  // namespace scan

@@ -9,6 +9,8 @@
 
 #include "common/cuda_check.h"
 
+namespace render {
+
 template <Shading SHADING>
 __global__ void per_pixel_reversed(SceneView scene, int width, int height, Rgba* image) {
     const int x = blockIdx.x * 16 + threadIdx.x;
@@ -30,3 +32,5 @@ void render_student(const SceneView& scene, int width, int height, Rgba* image, 
         per_pixel_reversed<Shading::Snow><<<grid, block>>>(scene, width, height, image);
     PMPP_CHECK_LAUNCH();
 }
+
+}  // namespace render

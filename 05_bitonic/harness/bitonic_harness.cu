@@ -254,7 +254,7 @@ double device_bytes_at(std::size_t n, const Options& opts) {
     if (checks_size(n, opts)) {
         // The kind that holds the most, float keys with values; check_sort's zones as wide as the
         // padding to a power of two (at least 1024 elements).
-        const double guard = std::max(4096.0, std::ceil(4.0 * static_cast<double>(padded_length(n) - n) / 256) * 256);
+        const double guard = static_cast<double>(guard_zone_bytes<float>(padded_length(n) - n));
         // Thrust's pool: with --size, the blocks its cases at n made; else what the list's cases make.
         const double pool = opts.size ? keys_and_pairs_blocks(n) : check_leftover_bytes();
         most = cub_row_device_bytes(n, true, true, guard) + pool;
@@ -262,7 +262,8 @@ double device_bytes_at(std::size_t n, const Options& opts) {
     if (opts.runs_bench()) {
         // What the options ask, bench_cub's outputs between zones of 1024 elements.
         const CaseKind kind = bench_kind(opts);
-        most = std::max(most, cub_row_device_bytes(n, kind.with_values, kind.type == KeyType::F32, 4096) +
+        most = std::max(most, cub_row_device_bytes(n, kind.with_values, kind.type == KeyType::F32,
+                                                   static_cast<double>(guard_bytes<float>())) +
                                   bench_pool_bytes(n, kind.with_values, opts));
     }
     return most;

@@ -132,7 +132,7 @@ double mandelbrot_device_bytes(std::size_t n, const Options&) {
     // efficiency and the profiled twin's counts, 12 bytes per pixel. (Its row before it holds the
     // image and the pinned counts, 8 bytes per pixel, and the image's guard zones, 16 rows each
     // side; the problem's reference, the pinned counts downloaded, 4.)
-    const double guards = 2.0 * kCountBytes * static_cast<double>(guard_zone_elements<std::uint32_t>(kGuardRows * n));
+    const double guards = 2.0 * static_cast<double>(guard_zone_bytes<std::uint32_t>(kGuardRows * n));
     const double one_view = std::max(3 * kCountBytes * w.largest, 2 * kCountBytes * w.largest + guards);
     // `make run`'s pictures, before the first view: counts, trips, |z|^2 and efficiency of the
     // largest view at 960 pixels wide, 16 bytes per pixel (freed before the views of size n).

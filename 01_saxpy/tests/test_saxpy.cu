@@ -30,7 +30,8 @@ saxpy::SaxpyCase uniform_case(std::size_t n, saxpy::Memory memory = saxpy::kAlig
 SaxpyFn device_only(SaxpyDeviceFn fn) { return {fn}; }
 SaxpyFn variant(const std::string& name) { return saxpy::exercise().variant(name).fn; }
 
-// `fn` in the student's row (the kind and name the end-to-end rows are labelled with).
+// `fn` on case `c` through the exercise's check, in the student's row (the kind and name the
+// end-to-end rows are labelled with).
 CheckResult check_case(const SaxpyFn& fn, const saxpy::SaxpyCase& c, std::uint64_t seed) {
     return pmpp::testing::check_as_student(saxpy::exercise(), fn, c, seed);
 }

@@ -2,7 +2,7 @@
 # The grader on a GPU machine, from the repository root (logs and reports in $OUT or
 # build/gpu-logs): its unit tests; every exercise's reference answer submitted as a student,
 # which must score full marks, timed (the time to grade one submission, builds included); the
-# bad submissions of grading/gpu/bad (20 of them: mistakes such as an off-by-one bound or a hung
+# bad submissions of grading/gpu/bad (mistakes such as an off-by-one bound or a hung
 # kernel, and tricks such as a cached result, a call to the course's own code or an attack on the
 # sandbox; expected.json lists them), each classified as expected.json says while the other
 # exercise it is graded on keeps its points.

@@ -11,7 +11,6 @@
   changed under a diff stops it, naming the case, with no groups.txt for gpu_run.sh to grade.
 """
 import difflib
-import json
 import os
 import shutil
 import subprocess
@@ -19,6 +18,7 @@ import sys
 import tempfile
 import unittest
 
+from files import load, read, write
 from pmpp_grading import course
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,19 +32,7 @@ if os.path.isdir(GPU):
 
 
 def bad_cases():
-    with open(os.path.join(GPU, "expected.json")) as f:
-        return [k for k in json.load(f) if not k.startswith("_") and k != "reference"]
-
-
-def read(path):
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
+    return [k for k in load(os.path.join(GPU, "expected.json")) if not k.startswith("_") and k != "reference"]
 
 
 def unified_diff(old, new, path):

@@ -9,7 +9,7 @@ EXERCISES := $(sort $(wildcard [0-9][0-9]_*))
 TEST_BINS := common/build/tests $(addsuffix /build/tests,$(EXERCISES)) grading/tests/run_tests.py
 
 .DEFAULT_GOAL := all
-.PHONY: all run test test-build grade student-release format format-check clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
+.PHONY: all run plot test test-build grade student-release format format-check clean help common $(EXERCISES) $(addprefix test-build-,$(EXERCISES))
 
 all: $(EXERCISES)
 
@@ -20,7 +20,7 @@ $(EXERCISES): common
 	@$(MAKE) --no-print-directory -C $@ all || { echo "make: building $@ failed" >&2; exit 1; }
 
 test-build-common: common
-	@$(MAKE) --no-print-directory -C common build/tests build/gpu_probe || { echo "make: building the tests of common/ failed" >&2; exit 1; }
+	@$(MAKE) --no-print-directory -C common build/tests build/gpu_probe build/plot_results || { echo "make: building the tests of common/ failed" >&2; exit 1; }
 
 $(addprefix test-build-,$(EXERCISES)): test-build-%: common
 	@$(MAKE) --no-print-directory -C $* test-build || { echo "make: building the tests of $* failed" >&2; exit 1; }
@@ -68,6 +68,11 @@ run: all
 	done; \
 	common/build/results_summary $$results
 
+# Every exercise's benchmark drawn as a chart (its `make plot`: build/bench.png from the results
+# file of its last `make run`). An exercise with no results file is named, the others still drawn.
+plot: common
+	@rc=0; for ex in $(EXERCISES); do $(MAKE) --no-print-directory -C $$ex plot || rc=1; done; exit $$rc
+
 # The grader: every exercise part in its own process, scored with grading/rubric.ini. Its
 # options go in GRADE_ARGS, e.g. make grade GRADE_ARGS="--submissions ~/submissions".
 # It runs make itself (one build per student), so this make's own flags stay here.
@@ -112,6 +117,7 @@ help:
 	@echo "PMPP CUDA exercises. Targets:"
 	@echo "  make          build every exercise (your code and the reference answer)"
 	@echo "  make run      check and benchmark every exercise on the GPU, then a summary table"
+	@echo "  make plot     draw every exercise's benchmark (from its last make run) as NN_name/build/bench.png"
 	@echo "  make test     build and run every test suite; the last line counts passed, failed, skipped"
 	@echo "                (with a GPU, the device tests again as on a T4: TEST_PROFILE=t4|rtx3060|l4|a100, empty for none)"
 	@echo "  make test-build  build every test suite, run none"
@@ -122,6 +128,6 @@ endif
 	@echo "  make format-check  is every C++/CUDA file in the style of .clang-format?"
 	@echo "  make format   apply .clang-format to every C++/CUDA file"
 	@echo "  make clean    remove every build/ folder"
-	@echo "In an exercise folder: make run | test | sanitize | profile | forbidden | tune | clean | help"
+	@echo "In an exercise folder: make run | plot | test | sanitize | profile | forbidden | tune | clean | help"
 	@echo "Variables: ARCH=sm_90 (default: the GPU found, else sm_75)  CUDA_PATH=/usr/local/cuda  NVCC=..."
 	@echo "Exercises: $(EXERCISES)"

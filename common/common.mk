@@ -204,7 +204,7 @@ tune: $(TUNE_BINS)
 $(COMMON_LIB) $(TEST_MAIN): FORCE
 	@$(MAKE) --no-print-directory -C $(COMMON_DIR) lib
 
-.PHONY: all run test test-build clean help sanitize profile forbidden grading-info tune
+.PHONY: all run test test-build clean help sanitize profile forbidden grading-info tune plot
 
 all: $(BIN) $(SOLUTION_BIN)
 
@@ -231,6 +231,21 @@ grading-info:
 RUN_ARGS ?=
 run: $(BIN) forbidden
 	./$(BIN) --impl all --check --bench --json $(RESULTS) $(RUN_ARGS)
+
+# make plot: the benchmark of a results file drawn as an image (tools/plot_results.cpp): one chart
+# per section, throughput against size, the library dashed, the ceiling in red. PLOT_RESULTS is
+# `make run`'s file unless given (e.g. PLOT_RESULTS=docs/h200_results.json); PLOT_ARGS passes
+# --section TEXT, --metric gbs|items, --width PIXELS. A PPM where the build has no libpng.
+PLOT_TOOL    := $(COMMON_DIR)/build/plot_results
+PLOT_RESULTS ?= $(RESULTS)
+PLOT_IMAGE   ?= $(BUILD)/bench.$(if $(PNG_LIBS),png,ppm)
+PLOT_ARGS    ?=
+$(PLOT_TOOL): FORCE
+	@$(MAKE) --no-print-directory -C $(COMMON_DIR) build/plot_results
+plot: $(PLOT_TOOL)
+	@test -f $(PLOT_RESULTS) || { echo "make plot: there is no $(PLOT_RESULTS): make run writes it (the plot draws its benchmark)" >&2; exit 3; }
+	@mkdir -p $(dir $(PLOT_IMAGE))
+	$(PLOT_TOOL) $(PLOT_RESULTS) $(PLOT_IMAGE) $(PLOT_ARGS)
 
 test-build: all $(TEST_BIN)
 
@@ -265,6 +280,7 @@ help:
 	@echo "  make run        check every implementation, then benchmark them side by side"
 	@echo "                  (RUN_ARGS='--size 2^24 --seed 7' passes harness options)"
 	@echo "  make test       build and run the GoogleTest suite"
+	@echo "  make plot       draw make run's benchmark as build/bench.png (PLOT_RESULTS=FILE draws another results file)"
 	@echo "  make sanitize   compute-sanitizer memcheck, racecheck, synccheck on small sizes (IMPL=student|all)"
 	@echo "  make profile    Nsight Compute on the kernels of IMPL (default student), size PROFILE_SIZE"
 	@echo "  make tune       build the sweeps of tune/ (the course's measurements behind NOTES.md) into build/tune/"

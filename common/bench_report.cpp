@@ -42,6 +42,10 @@ Json row_json(const BenchRow& r, const std::string& label, std::size_t n, double
     j.set("correct", m.correct);
     if (!m.correct) j.set("message", m.check_message);
     if (!m.note.empty()) j.set("note", m.note);
+    if (m.items_ceiling > 0) {
+        j.set("items_ceiling_per_second", m.items_ceiling);
+        j.set("items_ceiling_name", m.items_ceiling_name);
+    }
     return j;
 }
 

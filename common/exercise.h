@@ -76,6 +76,10 @@ struct Measurement {
     bool correct = true;  // the output of the timed runs was checked
     std::string check_message;  // why not, when !correct
     std::string note;
+    // Items per second the hardware allows this row, where a bound other than the copy bandwidth
+    // holds (08: the FP32 peak over the flops of an iteration); 0 for none. `make plot` draws it.
+    double items_ceiling = 0;
+    std::string items_ceiling_name;  // what bounds it, e.g. "FP32 peak"
 
     // Records the check of the timed runs' output.
     void record_check(const CheckResult& r) {

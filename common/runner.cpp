@@ -330,6 +330,7 @@ private:
         cj.set("median_ms", copy.ms.median);
         cj.set("gbs", copy.gbs);
         results_.set("copy_bandwidth", cj);
+        results_.set("items_unit", def_.items_unit);  // the unit of the rows' items_per_second / 1e9
 
         std::vector<const Impl*> to_bench;
         for (const Impl* impl : selected_) {

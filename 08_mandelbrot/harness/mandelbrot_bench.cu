@@ -175,6 +175,8 @@ Measurement bench_gpu(const MandelbrotFn& fn, bool student, const std::string& v
 
     const double peak = fp32_peak_flops(ctx.device);
     const double rate = ref.iterations / (m.ms.median * 1e-3);
+    m.items_ceiling = peak / kFlopsPerIteration;  // iterations per second at the FP32 peak
+    m.items_ceiling_name = "FP32 peak";
     const std::string timing_note = m.note;  // time_checked's (work left running after the call)
     if (fn.every_iteration)
         m.note = format("%.2f T iter/s = %.0f%% of FP32 peak (%.0f flops/iter)", rate * 1e-12,

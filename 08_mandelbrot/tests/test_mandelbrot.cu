@@ -939,12 +939,27 @@ TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputs) {
     pmpp::Json results;
     ASSERT_EQ(pmpp::run_exercise(exercise().erase(), 11, const_cast<char**>(argv), results), pmpp::kExitOk)
         << results.dump();
+    EXPECT_EQ(results.at("items_unit").as_string(), "Giter/s");
     std::set<std::string> seen;
+    std::set<double> ceilings;  // make plot's red line: the FP32 peak in iterations per second
+    double seed_rate = 0;  // the seed kernel executes every iteration: it cannot pass the peak
     for (const auto& row : results.at("bench").elements()) {
-        seen.insert(row.at("impl").as_string() + " " + row.at("section").as_string().substr(0, 9));
+        const std::string impl = row.at("impl").as_string();
+        seen.insert(impl + " " + row.at("section").as_string().substr(0, 9));
         EXPECT_TRUE(row.at("correct").as_bool()) << row.dump();
         EXPECT_GT(row.at("items_per_second").as_number(), 0) << row.dump();
+        if (impl == "seed") seed_rate = std::max(seed_rate, row.at("items_per_second").as_number());
+        if (impl.rfind("cpu", 0) == 0) {
+            EXPECT_FALSE(row.contains("items_ceiling_per_second"))
+                << "the GPU's peak bounds no CPU row: " << row.dump();
+        } else {
+            ASSERT_TRUE(row.contains("items_ceiling_per_second")) << row.dump();
+            EXPECT_EQ(row.at("items_ceiling_name").as_string(), "FP32 peak");
+            ceilings.insert(row.at("items_ceiling_per_second").as_number());
+        }
     }
+    ASSERT_EQ(ceilings.size(), 1u) << "one FP32 peak for every GPU row";
+    EXPECT_GT(*ceilings.begin(), seed_rate);
     for (const char* impl :
          {"student", "pinned", "seed", "refill", "unrolled", "shortcuts", "border", "cpu", "cpu_omp"})
         for (const char* view : {"view full", "view deep"})

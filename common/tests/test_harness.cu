@@ -176,6 +176,7 @@ TEST(Harness, AWrongStudentFailsTheCheckWithExitCode1AndIsNotTimed) {
     EXPECT_TRUE(good_timed);
     EXPECT_TRUE(cpu_timed);
     EXPECT_GT(results.at("copy_bandwidth").at("gbs").as_number(), 0);
+    EXPECT_EQ(results.at("items_unit").as_string(), "Gelem/s");  // exercise.h's default: the fake names none
     EXPECT_EQ(results.at("summary").at("student_check").as_string(), "fail");
 }
 

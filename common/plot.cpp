@@ -115,12 +115,18 @@ Image draw_lines(const Chart& chart, int width, int height) {
 
 Image draw_bars(const Chart& chart, int width) {
     std::vector<std::string> names;
-    double vmax = 0;
+    double longest = 0;
     for (const Series& s : chart.series) {
         names.push_back(s.name);
-        vmax = std::max(vmax, s.points.front().y);
+        if (drawable(s.points.front())) longest = std::max(longest, s.points.front().y);
     }
-    for (const Ceiling& c : chart.ceilings) vmax = std::max(vmax, c.y);
+    // A ceiling far above the bars would squeeze them into slivers (04's renderers are far from
+    // the copy bound): past kFarCeiling x the longest bar, it is named above them, not drawn.
+    constexpr double kFarCeiling = 3;
+    auto far = [&](const Ceiling& c) { return c.y > kFarCeiling * longest; };
+    double vmax = longest;
+    for (const Ceiling& c : chart.ceilings)
+        if (!far(c)) vmax = std::max(vmax, c.y);
     const int bar = 22, gap = 10;
     const int left = 16 + std::min(widest(names), width / 3) + 12, right = width - 110;
     const int top = 16 + 2 * kLine;
@@ -158,6 +164,12 @@ Image draw_bars(const Chart& chart, int width) {
     cv.line(left, top - 4, left, bottom, kInk, 2);
     for (const Ceiling& c : chart.ceilings) {
         if (c.y <= 0) continue;
+        if (far(c)) {
+            cv.text(16, top - kLine - 4,
+                    fit(c.name + format(": %.0fx the longest bar, off the scale", c.y / longest), width - 32),
+                    kCeilingColor);
+            continue;
+        }
         const double px = left + c.y * scale;
         cv.line(px, top - 8, px, bottom, kCeilingColor, 2, 10);
         const std::string label = fit(c.name, width - 32);

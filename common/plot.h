@@ -3,7 +3,8 @@
 //   - a line chart when the series have points at two or more x: x on a log2 axis (sizes), y on
 //     a log10 axis (throughput), one line per series, the library's dashed in black;
 //   - a bar chart when every series has one point, at one x: a horizontal bar each, linear.
-// Both draw each ceiling (a hardware limit, such as the copy bandwidth) as a red dashed line.
+// Both draw each ceiling (a hardware limit, such as the copy bandwidth) as a red dashed line; a
+// bar chart names a ceiling more than 3x its longest bar in red above the bars instead.
 #pragma once
 
 #include "common/image.h"

@@ -244,6 +244,20 @@ TEST(BarChart, OneSizeMakesBarsWhoseLengthsFollowTheValues) {
     EXPECT_LT(a.y, b.y);  // in the order given, top down
 }
 
+TEST(BarChart, ACeilingFarAboveTheBarsIsNamedWithoutSqueezingThem) {
+    Chart c;
+    c.title = "far";
+    c.series = {series("a", {{1024, 1}}), series("b", {{1024, 4}})};
+    const long alone = marks_of(draw(c, 800), series_color(1)).count;
+    c.ceilings = {{"near", 8}};
+    const Image near = draw(c, 800);
+    EXPECT_NEAR(static_cast<double>(marks_of(near, series_color(1)).count) / alone, 0.5, 0.05);  // axis to 8
+    c.ceilings = {{"far", 300}};
+    const Image far = draw(c, 800);
+    EXPECT_EQ(marks_of(far, series_color(1)).count, alone);  // the axis still ends at the bars
+    EXPECT_GT(marks_of(far, kCeilingColor).count, 0);  // named: "far: 75x the longest bar, off the scale"
+}
+
 TEST(Stack, ImagesGoOneAboveTheOtherAtTheWidthOfTheWidest) {
     Canvas a(30, 10, {1, 1, 1}), b(50, 20, {2, 2, 2});
     const Image s = stack({a.image(), b.image()});

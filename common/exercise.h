@@ -25,6 +25,9 @@
 
 namespace pmpp {
 
+// The items unit of an exercise that names none (elements; make plot then draws GB/s).
+inline constexpr const char* kDefaultItemsUnit = "Gelem/s";
+
 // Exit codes of every harness (docs/CONTRACT.md).
 enum ExitCode : int {
     kExitOk = 0,
@@ -118,7 +121,7 @@ struct ExerciseFacts {
     std::string id;  // "01_saxpy"
     std::string title;  // one line
     std::string baseline;  // the implementation the "t / baseline" column divides by
-    std::string items_unit = "Gelem/s";  // unit of items per second (in units of 1e9)
+    std::string items_unit = kDefaultItemsUnit;  // unit of items per second (in units of 1e9)
     std::vector<ExtraOption> extra_options;
     std::size_t max_size = std::size_t{1} << 32;
     std::vector<std::size_t> bench_sizes;  // used when --size is not given

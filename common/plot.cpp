@@ -29,10 +29,10 @@ std::string fit(const std::string& s, int max_width) {
     return cut + "...";
 }
 
-// The widest name of a legend, in pixels.
-int widest(const std::vector<std::string>& names) {
+// The widest series name, in pixels (the legend's or the bar labels' column).
+int widest_name(const std::vector<Series>& series) {
     int w = 0;
-    for (const auto& n : names) w = std::max(w, font::text_width(n, kScale));
+    for (const Series& s : series) w = std::max(w, font::text_width(s.name, kScale));
     return w;
 }
 
@@ -52,9 +52,7 @@ Image draw_lines(const Chart& chart, int width, int height) {
     const double pad = std::pow(10.0, 1.0 / 3);
     ylo /= pad, yhi *= pad;
 
-    std::vector<std::string> names;
-    for (const Series& s : chart.series) names.push_back(s.name);
-    const int legend = std::clamp(widest(names) + 60, 160, width / 3);
+    const int legend = std::clamp(widest_name(chart.series) + 60, 160, width / 3);
     const int left = 92, right = width - legend - 16, top = 16 + 2 * kLine, bottom = height - 2 * kLine - 10;
     if (right - left < 100 || bottom - top < 100) throw std::invalid_argument("plot: the image is too small");
     Canvas cv(width, height);
@@ -114,12 +112,9 @@ Image draw_lines(const Chart& chart, int width, int height) {
 }
 
 Image draw_bars(const Chart& chart, int width) {
-    std::vector<std::string> names;
     double longest = 0;
-    for (const Series& s : chart.series) {
-        names.push_back(s.name);
+    for (const Series& s : chart.series)
         if (drawable(s.points.front())) longest = std::max(longest, s.points.front().y);
-    }
     // A ceiling far above the bars would squeeze them into slivers (04's renderers are far from
     // the copy bound): past kFarCeiling x the longest bar, it is named above them, not drawn.
     constexpr double kFarCeiling = 3;
@@ -128,7 +123,7 @@ Image draw_bars(const Chart& chart, int width) {
     for (const Ceiling& c : chart.ceilings)
         if (!far(c)) vmax = std::max(vmax, c.y);
     const int bar = 22, gap = 10;
-    const int left = 16 + std::min(widest(names), width / 3) + 12, right = width - 110;
+    const int left = 16 + std::min(widest_name(chart.series), width / 3) + 12, right = width - 110;
     const int top = 16 + 2 * kLine;
     const int bottom = top + static_cast<int>(chart.series.size()) * (bar + gap);
     const int height = bottom + 2 * kLine + 16;

@@ -2,6 +2,7 @@
 #include "common/results_plot.h"
 
 #include "common/cli.h"
+#include "common/exercise.h"
 #include "common/report.h"
 
 #include <algorithm>
@@ -10,8 +11,6 @@
 namespace pmpp::plot {
 
 namespace {
-
-constexpr const char* kDefaultItemsUnit = "Gelem/s";  // exercise.h's default: no unit of its own
 
 struct Section {
     std::string name;

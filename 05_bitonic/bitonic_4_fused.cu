@@ -1,13 +1,15 @@
 // bitonic_4_fused.cu: variant 4, registers and fused passes (the kernels and the reasoning are
 // in bitonic_4_fused.cuh). Over variant 3: a thread holds 32 elements, so a tile is 8192
 // elements (256 threads) and a step inside it moves no data; and the strides longer than a tile
-// go 4 at a time, each thread loading 16 elements spaced by the shortest of the 4.
+// go 5 at a time (3 with values), each thread loading 32 elements spaced by the shortest of the 5.
 // PMPP chapters 5-6 (registers, shared memory, coalescing), 13 (sorting).
 //
-// Cost at 2^24: 33 launches (1 tile sort + 21 long-stride passes + 11 tile merges), each one
-// pass over the array: 4.2 GB moved instead of the seed's 40 GB.
-// Measured (H200, 2026-11-30): 11.1 Gkeys/s at 2^24 (1.51 ms, 33 launches), 9.7x the seed;
-// 9.26 at 2^20, 9.79 at 2^26; 3.3x CUB radix sort's time at 2^24. The tuning sweep is not run yet.
+// Cost at 2^24, keys: 30 launches (1 tile sort + 18 long-stride passes + 11 tile merges), each
+// one pass over the array: 4.0 GB moved instead of the seed's 40 GB.
+// Measured (H200, 2026-12-02, tune/sweep.cu): 11.65 Gkeys/s at 2^24 (1.44 ms, 30 launches), 10x
+// the seed; 9.4 at 2^20, 10.3 at 2^26; 3.1x CUB radix sort's time at 2^24. Where the rest goes:
+// the tile sort is 0.22 ms of it (0.14 of the copy bandwidth), the 11 tile merges 0.05 ms each
+// (0.70 of copy), the long passes 0.034-0.039 ms each (0.81-0.94 of copy).
 // Where two 8192-element blocks do not fit an SM (a T4; with values an RTX 3060 or an L4) the
 // tiles are 4096: 1.58 ms at 2^24 on the H200 under PMPP_DEVICE_PROFILE=t4 (NOTES.md).
 #include "bitonic_4_fused.cuh"
@@ -30,7 +32,14 @@ using ShippedShape = TileShape<8, 5>;
 // A barrier-bound tile kernel with one block per SM leaves the SM idle at every __syncthreads();
 // with two or more the other block runs.
 using SmallShape = TileShape<7, 5>;
-constexpr int kShippedMaxLogGlobalItems = 4;  // up to 16 elements, 4 strides, per long pass
+// Strides per long pass, from the sweep (tune/sweep.cu, H200, 2026-12-02): keys alone 5 (32
+// elements a thread: 30 passes at 2^24, 1.44 ms against 1.53 with 4, 6% faster at 2^20 and 2^26
+// too); with values 3 (8 keys and 8 values a thread: 3.75 ms against 3.93 with 4 at 2^24; more
+// per thread costs the values' pass more registers than its saved passes are worth).
+constexpr int kKeysMaxLogGlobalItems = 5;
+constexpr int kPairsMaxLogGlobalItems = 3;
+template <bool kValues>
+constexpr int kMaxLogGlobalItems = kValues ? kPairsMaxLogGlobalItems : kKeysMaxLogGlobalItems;
 static_assert(tile_shared_bytes<SmallShape, true>() <= pmpp::kSmallestSharedPerBlock,
               "the fallback shape must fit every supported GPU (sm_75: 64 KiB per block)");
 
@@ -54,12 +63,14 @@ bool shipped_shape_fits() {
 template <bool kValues, typename K>
 void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     if (shipped_shape_fits<kValues>())
-        fused::sort_with<ShippedShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
+        fused::sort_with<ShippedShape, kMaxLogGlobalItems<kValues>, kValues>(keys, values, n, order);
     else
-        fused::sort_with<SmallShape, kShippedMaxLogGlobalItems, kValues>(keys, values, n, order);
+        fused::sort_with<SmallShape, kMaxLogGlobalItems<kValues>, kValues>(keys, values, n, order);
 }
 
 }  // namespace
+
+int fused::long_strides_per_pass(bool values) { return values ? kPairsMaxLogGlobalItems : kKeysMaxLogGlobalItems; }
 
 std::uint32_t fused::fused_tile_for_this_gpu(bool values) {
     const bool shipped = values ? shipped_shape_fits<true>() : shipped_shape_fits<false>();

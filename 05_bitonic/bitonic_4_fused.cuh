@@ -441,6 +441,9 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n) {
 // The tile bitonic_sort_fused uses on this GPU (or the PMPP_DEVICE_PROFILE's): 8192, or 4096
 // where two blocks of 8192 do not fit an SM (bitonic_4_fused.cu). Needs a GPU.
 std::uint32_t fused_tile_for_this_gpu(bool values);
+// At most how many strides (log2 of the elements a thread holds) one long pass of
+// bitonic_sort_fused covers: 5 for keys alone, 3 with values (bitonic_4_fused.cu).
+int long_strides_per_pass(bool values);
 
 // A tile kernel's shared memory: one padded array of keys, and one of values when they travel.
 template <class Shape, bool kValues>

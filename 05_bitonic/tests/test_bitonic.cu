@@ -64,13 +64,19 @@ void expect_rejected_saying(const BitonicFn& wrong, std::size_t n, std::string C
     }
 }
 
-// The fused sort's launches for n = 2^k keys with tiles of `tile` (NOTES.md): one tile sort,
-// then per stage s past the tile, ceil((s - log2 tile) / 4) long-stride passes and a tile merge.
-std::size_t fused_launches(std::size_t n, std::uint32_t tile) {
+// The fused sort's launches for n = 2^k keys with tiles of `tile` and long passes of up to
+// `strides` strides (NOTES.md): one tile sort, then per stage s past the tile,
+// ceil((s - log2 tile) / strides) long-stride passes and a tile merge.
+std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides) {
     const int log_n = bitonic::log2_exact(n), log_tile = bitonic::log2_exact(tile);
     std::size_t launches = 1;
-    for (int s = log_tile + 1; s <= log_n; ++s) launches += (s - log_tile + 3) / 4 + 1;
+    for (int s = log_tile + 1; s <= log_n; ++s) launches += (s - log_tile + strides - 1) / strides + 1;
     return launches;
+}
+// The same for the shape and pass width bitonic_sort_fused takes for keys alone on this GPU.
+std::size_t fused_key_launches(std::size_t n) {
+    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false),
+                          bitonic::fused::long_strides_per_pass(false));
 }
 
 std::size_t launches_of(const std::string& impl, std::size_t n) {
@@ -153,12 +159,17 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     // shared: 1 + sum over stages s = 12 ... 20 of (s - 11 long steps + 1 tile launch) = 55.
     EXPECT_EQ(launches_of("shared", std::size_t{1} << 20), 55u);
     EXPECT_EQ(launches_of("shared", 2048), 1u);
-    // fused, tile 8192: 1 + sum over stages 14 ... 20 of (ceil((s - 13) / 4) + 1) = 18 (21 with the
-    // 4096 tile of GPUs with less shared memory per SM).
+    // fused, keys, tile 8192, 5 strides a long pass: 1 + sum over stages 14 ... 20 of
+    // (ceil((s - 13) / 5) + 1) = 17 (20 with the 4096 tile of GPUs with less shared memory per SM);
+    // 30 at 2^24. With values, 3 strides a pass: 20 at 2^20.
     const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false);
-    EXPECT_EQ(launches_of("fused", std::size_t{1} << 20), fused_launches(std::size_t{1} << 20, tile));
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192), 18u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 4096), 21u);
+    EXPECT_EQ(bitonic::fused::long_strides_per_pass(false), 5);
+    EXPECT_EQ(bitonic::fused::long_strides_per_pass(true), 3);
+    EXPECT_EQ(launches_of("fused", std::size_t{1} << 20), fused_key_launches(std::size_t{1} << 20));
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5), 17u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 4096, 5), 20u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5), 30u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 3), 20u);
     EXPECT_EQ(launches_of("fused", tile), 1u);
     const double bytes = launch_tally().bytes;
     EXPECT_EQ(bytes, 2.0 * tile * 4) << "one launch reads and writes each key once";
@@ -505,7 +516,7 @@ TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputsAndCountsLaunc
         const std::string note = row.contains("note") ? row.at("note").as_string() : "";
         if (label == "seed") EXPECT_EQ(note.find("105 launches"), 0u) << row.dump();
         if (label == "odd_even") EXPECT_EQ(note.find("16384 launches"), 0u) << row.dump();
-        const std::size_t fused = fused_launches(1 << 14, bitonic::fused::fused_tile_for_this_gpu(false));
+        const std::size_t fused = fused_key_launches(1 << 14);
         if (label == "fused") EXPECT_EQ(note.find(std::to_string(fused) + " launches"), 0u) << row.dump();
         if (label == "cub") EXPECT_NE(note.find("kernel launches"), std::string::npos) << row.dump();
     }

@@ -119,13 +119,14 @@ TEST(FusedEmulated, SortsEveryKindOnEveryEdgeSizeWithASmallTile) {
 }
 
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
-    // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile, 2 passes of at most 4.
+    // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile: 2 passes of at most 5 for
+    // keys alone, 2 of at most 3 with values (the pass widths bitonic_4_fused.cu ships).
     const std::vector<std::size_t> sizes = {8191, 8192, 8193, (std::size_t{1} << 14) + 1, (std::size_t{1} << 18) + 3};
     for (std::size_t n : sizes) {
         bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
-                                                             EmulatedFused<ShippedShape, 4>{});
+                                                             EmulatedFused<ShippedShape, 5>{});
         bitonic_tests::expect_host_sort_sorts<float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
-                                                     pmpp::testing::test_seed(n + 1), EmulatedFused<ShippedShape, 4>{});
+                                                     pmpp::testing::test_seed(n + 1), EmulatedFused<ShippedShape, 3>{});
     }
 }
 
@@ -155,6 +156,11 @@ TEST(FusedPlan, LaunchesWhatTheNotesPredict) {
     EXPECT_EQ(plan(std::size_t{1} << 26, 13, 4).size(), 42u);
     EXPECT_EQ(plan(0, 13, 4).size(), 0u);
     EXPECT_EQ(plan(1, 13, 4).size(), 0u);
+    // What bitonic_4_fused.cu ships: 5 strides a pass for keys alone, 3 with values.
+    EXPECT_EQ(plan(std::size_t{1} << 20, 13, 5).size(), 17u);
+    EXPECT_EQ(plan(std::size_t{1} << 24, 13, 5).size(), 30u);
+    EXPECT_EQ(plan(std::size_t{1} << 26, 13, 5).size(), 38u);
+    EXPECT_EQ(plan(std::size_t{1} << 24, 13, 3).size(), 38u);
 }
 
 // ---- layout and index arithmetic ---------------------------------------------------------------------

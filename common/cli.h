@@ -48,6 +48,7 @@ struct Options {
     std::uint64_t seed = 0;
     bool seed_given = false;
     std::string json_path;  // --json
+    std::string section;  // --section: the benchmark times and reports only this table's rows; empty: all
     int repeats = 20;
     int warmup = 2;
     std::map<std::string, std::string> extra;  // exercise options, by name (defaults filled in)

@@ -104,6 +104,10 @@ struct BenchContext {
     L2Flusher& flusher;
     const DeviceSummary& device;
 
+    // Whether the run wants the rows of this benchmark table (--section names one, or none: every
+    // table). The runner drops the other tables' rows; an exercise may skip timing them at all.
+    bool times_section(const std::string& section) const { return opts.section.empty() || opts.section == section; }
+
     // For runs that take a second or more (a CPU reference at 2^28, a copy over PCIe): at most
     // `most` repeats after one warm-up, so the benchmark stays short.
     TimingOptions slow_timing(int most = 5) const {

@@ -374,7 +374,8 @@ private:
                         NvtxRange range(("impl:" + impl->name).c_str());
                         ms = bench_one(*impl);
                     }
-                    for (auto& m : ms) rows.push_back({impl, m});
+                    for (auto& m : ms)
+                        if (ctx.times_section(m.section)) rows.push_back({impl, m});
                 }
                 current_.clear();
             }  // the size's problem is freed before the next size's is made
@@ -385,6 +386,9 @@ private:
             write_partial();
         }
         results_.set("bench", bench);
+        if (!opts_.section.empty() && bench.size() == 0)
+            std::cout << "\n(no row is in a table named '" << opts_.section
+                      << "': --section takes a table's name as a run without it prints them)\n";
         std::cout << "\nspread = (p90 - p10) / median; t / " << def_.baseline << " < 1 means faster than "
                   << def_.baseline << "; % of copy = GB/s over the measured copy bandwidth\n";
         for (const auto& f : wrong) std::cout << "WRONG output on a timed run: " << f << "\n";

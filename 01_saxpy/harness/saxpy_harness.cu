@@ -177,7 +177,10 @@ std::vector<Measurement> bench(const SaxpyExercise::Row& v, SaxpyProblem& p, std
     kernel.record(time_checked(ctx.timing, &ctx.flusher, call));
     rows.push_back(kernel);
 
-    if (!fn.from_host || fn.end_to_end == kKernelOnly) return rows;
+    const std::string end_to_end = "end to end from host memory (allocate, copy in, compute, copy out, free)";
+    // Untimed when the run asks for another table (the grader's --section kernel): at 2^26 these
+    // rows are most of the benchmark's time, pageable copies and pinned allocations.
+    if (!fn.from_host || fn.end_to_end == kKernelOnly || !ctx.times_section(end_to_end)) return rows;
 
     // End to end from host memory, timed on the host (the function is synchronous).
     const TimingOptions t = ctx.slow_timing();
@@ -185,7 +188,7 @@ std::vector<Measurement> bench(const SaxpyExercise::Row& v, SaxpyProblem& p, std
         const HostArray hx(p.x, pinned, "x"), hy(p.y, pinned, "y");  // as in the check
         HostArray hz(n, pinned, "z");
         Measurement e2e;
-        e2e.section = "end to end from host memory (allocate, copy in, compute, copy out, free)";
+        e2e.section = end_to_end;
         e2e.label = v.name + (pinned ? " pinned" : " pageable");
         e2e.bytes = bytes;
         e2e.items = static_cast<double>(n);

@@ -265,13 +265,17 @@ std::vector<Measurement> bench_variant(const RadixSortExercise::Row& v, BenchPro
         [&](const auto& sorts) {
             using Key = typename std::decay_t<decltype(sorts)>::value_type::key_type;
             std::vector<Measurement> rows;
-            for (const SortProblem<Key>& sort : sorts) {
-                std::vector<Measurement> more =
-                    v.kind == ImplKind::Cpu
-                        ? std::vector<Measurement>{bench_cpu(sort, ctx)}
-                        : bench_sort(v.fn.get<Key>(), v.name, v.kind == ImplKind::Reference, sort, ctx);
-                // The first sort is the headline ("kernel": the student's key figure).
-                if (rows.empty()) more.front().section = "kernel";
+            for (std::size_t i = 0; i < sorts.size(); ++i) {
+                const SortProblem<Key>& sort = sorts[i];
+                // The first sort is the headline ("kernel": the student's key figure). A run that
+                // asks for one table (--section) times only what goes into it.
+                const std::string section = i == 0 ? "kernel" : bench_what(sort);
+                const bool stages = v.kind == ImplKind::Reference && ctx.times_section("stages: " + bench_what(sort));
+                if (!ctx.times_section(section) && !stages) continue;
+                std::vector<Measurement> more = v.kind == ImplKind::Cpu
+                                                    ? std::vector<Measurement>{bench_cpu(sort, ctx)}
+                                                    : bench_sort(v.fn.get<Key>(), v.name, stages, sort, ctx);
+                more.front().section = section;
                 rows.insert(rows.end(), more.begin(), more.end());
             }
             return rows;

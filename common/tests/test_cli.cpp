@@ -101,6 +101,15 @@ TEST(CommandLine, ParsesEverySharedOption) {
     EXPECT_TRUE(o.flag("frames"));
 }
 
+TEST(CommandLine, SectionNamesOneBenchmarkTableAndNeedsAName) {
+    EXPECT_EQ(parse({"--bench"}).section, "");  // every table
+    EXPECT_EQ(parse({"--bench", "--section", "kernel"}).section, "kernel");
+    EXPECT_EQ(parse({"--section=end to end"}).section, "end to end");
+    EXPECT_THROW(parse({"--section"}), UsageError);
+    EXPECT_THROW(parse({"--section", "  "}), UsageError);
+    EXPECT_THROW(parse({"--section", "--bench"}), UsageError);
+}
+
 TEST(CommandLine, AcceptsOnlyTheListedChoices) {
     EXPECT_EQ(parse({"--type", "f32"}).get("type"), "f32");
     try {

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <unistd.h>
 
 using namespace pmpp;
@@ -37,6 +39,7 @@ struct FakeProblem {
     std::vector<int> input, expected;
 };
 int problems_made = 0, bench_problems_made = 0;
+int second_table_rows_timed = 0;  // the rows of the fake's optional second table (--two-tables)
 
 FakeProblem make_problem(std::size_t n, std::uint64_t seed) {
     FakeProblem p;
@@ -74,7 +77,8 @@ FakeExercise typed_fake_exercise() {
     ex.baseline = "lib";
     ex.max_size = std::size_t{1} << 24;
     ex.bench_sizes = {1u << 16};
-    ex.extra_options = {{"copies", "N", "a count only the case list reads", "1"}};
+    ex.extra_options = {{"copies", "N", "a count only the case list reads", "1"},
+                        {"two-tables", "", "the benchmark adds a table named 'second'", ""}};
     ex.cases = [](const Options& opts) {
         if (opts.extra.count("copies") && opts.get("copies") != "1")
             throw UsageError("option --copies: '" + opts.get("copies") + "' is not 1");
@@ -107,7 +111,15 @@ FakeExercise typed_fake_exercise() {
         in.upload(p.input);
         m.ms = time_device(ctx.timing, &ctx.flusher, [&] { launch(v.fn, in.data(), out.data(), n); });
         m.record_check(compare_exact(p.expected, out.to_host()));
-        return std::vector<Measurement>{m};
+        std::vector<Measurement> rows = {m};
+        if (ctx.opts.flag("two-tables") && ctx.times_section("second")) {
+            ++second_table_rows_timed;
+            Measurement again = m;
+            again.section = "second";
+            again.ms = time_device(ctx.timing, &ctx.flusher, [&] { launch(v.fn, in.data(), out.data(), n); });
+            rows.push_back(again);
+        }
+        return rows;
     };
     ex.device_bytes = [](std::size_t n, const Options&) { return 8.0 * n; };
     return ex;
@@ -178,6 +190,37 @@ TEST(Harness, AWrongStudentFailsTheCheckWithExitCode1AndIsNotTimed) {
     EXPECT_GT(results.at("copy_bandwidth").at("gbs").as_number(), 0);
     EXPECT_EQ(results.at("items_unit").as_string(), "Gelem/s");  // exercise.h's default: the fake names none
     EXPECT_EQ(results.at("summary").at("student_check").as_string(), "fail");
+}
+
+namespace {
+std::set<std::string> sections_of(const Json& results) {
+    std::set<std::string> sections;
+    for (const auto& row : results.at("bench").elements()) sections.insert(row.at("section").as_string());
+    return sections;
+}
+}  // namespace
+
+TEST(Harness, SectionTimesAndReportsOnlyTheRowsOfTheNamedTable) {
+    PMPP_REQUIRE_GPU();
+    Json all, kernel, second, none;
+    second_table_rows_timed = 0;
+    EXPECT_EQ(run({"--impl", "good", "--bench", "--repeats", "2", "--two-tables"}, all), kExitOk);
+    EXPECT_EQ(sections_of(all), (std::set<std::string>{"kernel", "second"}));
+    EXPECT_GT(second_table_rows_timed, 0);
+
+    second_table_rows_timed = 0;  // the exercise is told, and times nothing for the other table
+    EXPECT_EQ(run({"--impl", "good", "--bench", "--repeats", "2", "--two-tables", "--section", "kernel"}, kernel),
+              kExitOk);
+    EXPECT_EQ(sections_of(kernel), (std::set<std::string>{"kernel"}));
+    EXPECT_EQ(second_table_rows_timed, 0);
+
+    // The runner drops the rows the exercise made anyway (here: the kernel rows).
+    EXPECT_EQ(run({"--impl", "good", "--bench", "--repeats", "2", "--two-tables", "--section", "second"}, second),
+              kExitOk);
+    EXPECT_EQ(sections_of(second), (std::set<std::string>{"second"}));
+
+    EXPECT_EQ(run({"--impl", "good", "--bench", "--repeats", "2", "--section", "no such table"}, none), kExitOk);
+    EXPECT_EQ(none.at("bench").size(), 0u);
 }
 
 TEST(Harness, AWrongOutputOnATimedRunIsCaughtEvenWithoutCheck) {

@@ -192,6 +192,7 @@ def grader_args(args, setup: BatchSetup) -> List[str]:
     for option, value in (("--repo", path(args.repo)), ("--rubric", path(args.rubric)),
                           ("--exercises", args.exercises), ("--timeout", args.timeout),
                           ("--build-timeout", args.build_timeout), ("--arch", args.arch), ("--jobs", args.jobs),
+                          ("--untimed-parallel", getattr(args, "untimed_parallel", None)),
                           ("--base", args.base), ("--sandbox-dir", path(getattr(args, "sandbox_dir", None)))):
         if value is not None:
             out += [option, str(value)]

@@ -91,6 +91,16 @@ def excerpt(path: str) -> Optional[str]:
     return "\n".join(lines)
 
 
+def _how_parts_ran(untimed_slots) -> Optional[str]:
+    """How grade_tree ran the parts (the record's untimed_slots)."""
+    if not isinstance(untimed_slots, int):
+        return None
+    if untimed_slots <= 1:
+        return "one at a time: the checks and sanitizer runs, then each performance part alone on the GPU"
+    return (f"checks and sanitizer runs of up to {untimed_slots} exercises at once, then each performance part "
+            "alone on the GPU")
+
+
 def _environment(doc: dict) -> str:
     env = doc.get("environment", {})
     rubric = doc.get("rubric", {})
@@ -100,11 +110,13 @@ def _environment(doc: dict) -> str:
             ("compute capability", env.get("compute_capability")),
             ("device profile", (env.get("device_profile") + ": shapes and sizes as on that GPU, timings this GPU's")
              if env.get("device_profile") else "none (the GPU's own limits)"),
+            ("parts run", _how_parts_ran(env.get("untimed_slots"))),
             ("seed", doc.get("seed")),
             ("date", doc.get("date")), ("finished", doc.get("finished") or "not finished"),
             ("grading time", f"{float(doc.get('wall_s', 0.0)):.0f} s"), ("graded from", doc.get("source")),
             ("tree", doc.get("tree")), ("rubric", f"{rubric.get('path', '?')} (digest {rubric.get('digest', '?')})")]
-    rows = [(k, v) for k, v in rows if v is not None or k not in ("node", "Slurm job")]  # a local batch has no job
+    # A local batch has no job; a record of an older grader does not say how its parts ran.
+    rows = [(k, v) for k, v in rows if v is not None or k not in ("node", "Slurm job", "parts run")]
     body = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v if v is not None else '-')}</td></tr>" for k, v in rows)
     return f'<table class="env">{body}</table>'
 

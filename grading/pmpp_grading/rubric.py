@@ -246,10 +246,12 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
             args = tuple(shlex.split(sec.get("args", "")))
         except ValueError as e:
             raise RubricError(f"{where} args: {e}") from None
-        for forbidden in GRADER_OPTIONS + (("--max-size",) if kind == SANITIZE else ()):
+        own = {SANITIZE: ("--max-size",), PERFORMANCE: ("--section",)}.get(kind, ())
+        for forbidden in GRADER_OPTIONS + own:
             if any(a == forbidden or a.startswith(forbidden + "=") for a in args):
                 raise RubricError(f"{where} args: {forbidden} is set by the grader"
-                                  + (" (the part's max_size)" if forbidden == "--max-size" else ""))
+                                  + {"--max-size": " (the part's max_size)",
+                                     "--section": " (the part's section)"}.get(forbidden, ""))
         default_timeout = {CHECK: defaults.check_timeout, PERFORMANCE: defaults.bench_timeout,
                            SANITIZE: defaults.sanitize_timeout}[kind]
         part = Part(

@@ -2,8 +2,12 @@
 
 One student's tree is graded by grade_tree(): every exercise's builds first, each followed by
 `make forbidden` on what the build produced (builds.py; exercises in parallel: they only use the
-CPU), then the parts, one process each, on the student's GPU, in the exercise order; the
-student's record (grade.json) and the reports are rewritten after every part.
+CPU), then the parts, one process each, on the student's GPU: first the untimed parts, each
+exercise's check parts then its sanitize parts (those whose checks passed), the exercises
+Settings.untimed_slots at a time (in_slots), then the performance parts whose checks passed,
+one at a time in the exercise and rubric order, each alone on the GPU. The student's record
+(grade.json) and the reports are rewritten after every part; its parts stay in rubric order
+(set_part puts a result in its part's place), whatever order they end in.
 
 A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Mandelbrot) is
 given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
@@ -14,7 +18,8 @@ With a sandbox (sandbox.py: the grader runs as root), every process that runs th
 (the builds in the student's tree, `make forbidden`, the check and benchmark runs, the sanitizer)
 runs as the sandbox's user; the files such a process writes for the grader (its results file,
 its pictures, the sanitizer's report) go to a fresh folder of the sandbox, and the grader copies
-them into the report folder once every process of that user is gone (Outputs). The reference
+them into the report folder once the process is gone (Outputs); every process of that user is
+killed after each part run alone, and after the untimed parts when several ran at once. The reference
 answer then runs from the clean tree (reference_tree: root's, out of the student's reach), as
 root, never from the student's tree, where the student's code could replace it.
 """
@@ -25,7 +30,7 @@ import re
 import shutil
 import threading
 import time
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence, TypeVar
 
 from . import pictures, reports, sanitizer, scoring
 from .builds import BUILD_LOGS, BuildResult, build_all, reference_binary
@@ -38,19 +43,24 @@ from .sandbox import Sandbox
 from .scoring import PartResult, RunOutcome
 from .settings import Settings, run_env
 
+T = TypeVar("T")
+
 
 def run_harness(argv: List[str], json_path: str, log_path: str, cwd: str, env: Dict[str, str], timeout: float,
-                stop: StopSignal, sandbox: Optional[Sandbox] = None, outputs: Optional[Outputs] = None) -> RunOutcome:
+                stop: StopSignal, sandbox: Optional[Sandbox] = None, outputs: Optional[Outputs] = None,
+                alone: bool = True) -> RunOutcome:
     """One harness run. `outputs` (made before argv, which names its paths) says where the process
-    writes; without it, argv writes json_path itself. A sandboxed run ends with every process
-    of the sandbox's user killed (a daemon it left must not run during the next part, nor the
-    reference's timing), then its files copied back."""
+    writes; without it, argv writes json_path itself. A sandboxed run `alone` ends with every
+    process of the sandbox's user killed (a daemon it left must not run during the next part,
+    nor the reference's timing), then its files copied back; one beside others (untimed parts
+    several at a time) with its own process group killed only, as any run: the user's other
+    processes are its neighbours', and grade_tree kills them all once the untimed parts end."""
     if outputs is None:
         outputs = Outputs(None, json_path)
     try:
         pr = run_process(argv, cwd, env, timeout, log_path, stop, sandbox)
     finally:
-        if sandbox is not None:
+        if sandbox is not None and alone:
             sandbox.kill_all()
     outputs.collect(log_path)
     results, problem = (None, "") if pr.timed_out else read_results(json_path)
@@ -81,15 +91,21 @@ def _student_outputs(sandbox: Optional[Sandbox], json_path: str, part: Part,
     return outputs, (["--images", outputs.images_arg] if images is not None else [])
 
 
+def section_args(part: Part) -> List[str]:
+    """--section NAME for a performance part that reads one benchmark table: the harness then
+    times and reports that table's rows only. Section "*" reads every row: no option."""
+    return [] if part.section == "*" else ["--section", part.section]
+
+
 def run_check(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings,
               env: Dict[str, str], pictures_dir: Optional[str] = None,
-              sandbox: Optional[Sandbox] = None) -> (PartResult, RunOutcome):
+              sandbox: Optional[Sandbox] = None, alone: bool = True) -> (PartResult, RunOutcome):
     base = os.path.join(log_dir, slug(part.name))
     outputs, images = _student_outputs(sandbox, base + ".json", part, pictures_dir)
     argv = [os.path.join(tree, ex.name, "build", ex.program), "--impl", "student", "--check",
             "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *images]
     outcome = run_harness(argv, base + ".json", base + ".log", os.path.join(tree, ex.name), env,
-                          settings.part_timeout(part), settings.stop, sandbox, outputs)
+                          settings.part_timeout(part), settings.stop, sandbox, outputs, alone)
     return scoring.judge_check(part, outcome, settings.seed), outcome
 
 
@@ -152,20 +168,21 @@ def _measure_performance(tree: str, ex: Exercise, part: Part, base: str, setting
         runs_as = None if reference_tree else sandbox
         ref_outputs = Outputs(runs_as, base + ".reference.json")
         argv = [reference_binary(reference_tree or tree, ex), "--impl", "student", "--bench",
-                "--seed", str(settings.seed), "--json", ref_outputs.json_arg, *part.args, *quiet]
+                "--seed", str(settings.seed), "--json", ref_outputs.json_arg, *section_args(part), *part.args, *quiet]
         reference = run_harness(argv, base + ".reference.json", base + ".reference.log",
                                 os.path.join(reference_tree or tree, ex.name), env, timeout, settings.stop, runs_as,
                                 ref_outputs)
     impls = "student" if part.reference == "solution" else "student," + part.reference
     outputs, images = _student_outputs(sandbox, base + ".json", part, pictures_dir)
     argv = [os.path.join(cwd, "build", ex.program), "--impl", impls, "--bench",
-            "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *images]
+            "--seed", str(settings.seed), "--json", outputs.json_arg, *section_args(part), *part.args, *images]
     student = run_harness(argv, base + ".json", base + ".log", cwd, env, timeout, settings.stop, sandbox, outputs)
     return scoring.judge_performance(part, student, reference, settings.seed), [o for o in (reference, student) if o]
 
 
 def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Settings, env: Dict[str, str],
-                 takes_images: bool = False, sandbox: Optional[Sandbox] = None) -> (PartResult, List[RunOutcome]):
+                 takes_images: bool = False, sandbox: Optional[Sandbox] = None,
+                 alone: bool = True) -> (PartResult, List[RunOutcome]):
     """The student's check cases up to the part's max_size under each of its tools, one process
     each, in order; the first tool that does not pass decides the part and the rest do not run.
     Without a sanitizer the part is "not run", scoring 0, saying so: never a silent pass."""
@@ -183,7 +200,8 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
         program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
                    str(part.max_size), "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *quiet]
         outcome = run_harness(sanitizer.command(found, tool, outputs.report_arg, program), base + ".json",
-                              base + ".log", cwd, env, settings.part_timeout(part), settings.stop, sandbox, outputs)
+                              base + ".log", cwd, env, settings.part_timeout(part), settings.stop, sandbox, outputs,
+                              alone)
         outcomes.append(outcome)
         wall += outcome.wall_s
         verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
@@ -220,6 +238,41 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
         result.details["images"] = [os.path.relpath(folder, out_dir)]
 
 
+def in_slots(fn: Callable[[T], None], items: Sequence[T], slots: int, name: str = "slot") -> None:
+    """fn(item) for every item, at most `slots` at a time, started in the items' order; returns
+    once every call has ended. The first exception a call raises (Interrupted: the run is being
+    stopped, its processes killed) starts no further item and is raised once the calls still
+    running have ended: no thread outlives this call. slots 1: one after another, here."""
+    if slots <= 1 or len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    lock = threading.Lock()
+    waiting = list(items)
+    errors: List[BaseException] = []
+
+    def worker() -> None:
+        while True:
+            with lock:
+                if errors or not waiting:
+                    return
+                item = waiting.pop(0)
+            try:
+                fn(item)
+            except BaseException as e:  # noqa: B902 - raised in the calling thread
+                with lock:
+                    errors.append(e)
+                return
+
+    threads = [threading.Thread(target=worker, name=f"{name}-{k}", daemon=True) for k in range(min(slots, len(items)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
 def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, settings: Settings,
                gpu: Optional[str], check_forbidden: bool = True, started: Optional[float] = None,
                sandbox: Optional[Sandbox] = None, reference_tree: Optional[str] = None,
@@ -233,6 +286,7 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
     if sandbox is not None and reference_tree is None:
         raise ValueError("a sandboxed grading needs the clean tree's reference answers (reference_tree)")
     t0 = time.monotonic() if started is None else started
+    doc.setdefault("environment", {})["untimed_slots"] = max(1, settings.untimed_slots)  # how the parts ran
     env = run_env(gpu)
     log_root = os.path.join(out_dir, "logs")
     lock = threading.Lock()
@@ -262,40 +316,58 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
     save()
     builds = build_all(tree, exercises, log_root, settings, env, built, check_forbidden, sandbox, reference_tree,
                        reference_logs)
-    for ex in exercises:
-        if builds[ex.name].status != scoring.PASSED:
-            continue
-        log_dir = os.path.join(log_root, ex.name)
-        parts = settings.rubric.parts_for(ex.name)
+    graded = [ex for ex in exercises if builds[ex.name].status == scoring.PASSED]
+    done: Dict[str, Dict[str, PartResult]] = {ex.name: {} for ex in graded}
+    slots = max(1, settings.untimed_slots)
+    alone = slots == 1 or len(graded) == 1  # one part at a time: the sandbox's user is killed after each
+
+    def pictures_folder(ex: Exercise, part: Part) -> Optional[str]:
         takes_images = bool(builds[ex.name].details.get("pictures"))
-        done: Dict[str, PartResult] = {}
-        # The checks first (the other parts may require them), then the timings, then the
-        # sanitizer, slowest per case and timed by nothing.
-        for part in sorted(parts, key=lambda p: (CHECK, PERFORMANCE, SANITIZE).index(p.kind)):
-            folder = os.path.join(out_dir, "images", ex.name, slug(part.name)) if takes_images else None
-            if part.kind == CHECK:
-                result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder, sandbox)
-                outcomes = [outcome]
-            else:
-                result = scoring.prerequisite(part, done)
-                outcomes = []
-                if result is None and part.kind == PERFORMANCE:
-                    result, outcomes = run_performance(tree, ex, part, log_dir, settings, env, folder, sandbox,
-                                                       reference_tree)
-                elif result is None:
-                    result, outcomes = run_sanitize(tree, ex, part, log_dir, settings, env, takes_images, sandbox)
-                    folder = None
+        return os.path.join(out_dir, "images", ex.name, slug(part.name)) if takes_images else None
+
+    def finished(ex: Exercise, part: Part, result: PartResult, outcomes: List[RunOutcome],
+                 folder: Optional[str]) -> None:
+        if outcomes:
+            record_files(result, out_dir, os.path.join(log_root, ex.name), part, folder)
+        with lock:
             for o in outcomes:
                 note_device(doc, o.results)
-            if outcomes:
-                record_files(result, out_dir, log_dir, part, folder)
-            done[part.name] = result
+            done[ex.name][part.name] = result
             set_part(doc, result)
-            shown = f"{result.status} {reports.fmt_points(result.points)}/{reports.fmt_points(result.max_points)}"
-            if result.ratio is not None:
-                shown += f" ({result.ratio:.2f}x the reference)"
-            settings.progress(student, f"{ex.name}/{part.name}: {shown} ({result.wall_s:.1f} s)")
-            save()
+        shown = f"{result.status} {reports.fmt_points(result.points)}/{reports.fmt_points(result.max_points)}"
+        if result.ratio is not None:
+            shown += f" ({result.ratio:.2f}x the reference)"
+        settings.progress(student, f"{ex.name}/{part.name}: {shown} ({result.wall_s:.1f} s)")
+        save()
+
+    def untimed(ex: Exercise) -> None:
+        """The exercise's check parts, then its sanitize parts (those whose checks passed): timed by
+        nothing, so beside other exercises' (alone: one part at a time)."""
+        log_dir = os.path.join(log_root, ex.name)
+        parts = settings.rubric.parts_for(ex.name)
+        for part in (p for p in parts if p.kind == CHECK):
+            folder = pictures_folder(ex, part)
+            result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder, sandbox, alone)
+            finished(ex, part, result, [outcome], folder)
+        for part in (p for p in parts if p.kind == SANITIZE):
+            result, outcomes = scoring.prerequisite(part, done[ex.name]), []
+            if result is None:
+                result, outcomes = run_sanitize(tree, ex, part, log_dir, settings, env,
+                                                pictures_folder(ex, part) is not None, sandbox, alone)
+            finished(ex, part, result, outcomes, None)
+
+    in_slots(untimed, graded, slots, f"untimed-{student}")
+    if sandbox is not None:
+        sandbox.kill_all()  # what the untimed parts left (a setsid daemon) must not run beside a timing
+    # Then the timings, one at a time: nothing else of this student runs on the GPU meanwhile.
+    for ex in graded:
+        for part in (p for p in settings.rubric.parts_for(ex.name) if p.kind == PERFORMANCE):
+            folder = pictures_folder(ex, part)
+            result, outcomes = scoring.prerequisite(part, done[ex.name]), []
+            if result is None:
+                result, outcomes = run_performance(tree, ex, part, os.path.join(log_root, ex.name), settings, env,
+                                                   folder, sandbox, reference_tree)
+            finished(ex, part, result, outcomes, folder)
     doc["complete"] = True
     doc["finished"] = now_iso()
     save()

@@ -13,7 +13,7 @@ import re
 import shutil
 import threading
 import time
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from . import reports, scoring, slurm
 from .builds import build_all
@@ -23,7 +23,7 @@ from .processes import StopSignal
 from .record import new_doc
 from .rubric import load_rubric
 from .runner import grade_tree
-from .settings import Settings, gpu_environment, run_env
+from .settings import Settings, default_untimed_slots, gpu_environment, gpu_memory_gib, least_gpu_memory_gib, run_env
 from .slurm import allocated_cores
 from .tree import copy_tree, default_base, fingerprint, make_clean_tree, overlay, uncommitted_exercises
 
@@ -124,6 +124,7 @@ class Grading:
         if missing:
             raise UsageError(f"{self.rubric.path}: no part for {', '.join(missing)} (and no [*/...] parts)")
         self.gpus = visible_gpus(args.gpus)
+        self._memory: Dict[Optional[str], Optional[float]] = {}  # GPU -> GiB (nvidia-smi), asked once
         self.base_description = ""
         from .sandbox import Fence, SandboxError  # as root, each student's code runs as a user of its own
         try:
@@ -136,11 +137,23 @@ class Grading:
     # -- shared pieces --
 
     def settings(self, seed: int, workers: int) -> Settings:
+        """One student's share of the machine when `workers` students are graded at once (one per
+        GPU, self.gpus in order): cores for the builds, and the untimed parts run at once
+        (--untimed-parallel, else default_untimed_slots of those cores and the smallest memory of
+        the workers' GPUs)."""
         cores = self.args.jobs or max(1, allocated_cores() // max(1, workers))
         slots = max(1, min(len(self.exercise_names), cores // 2))
+        untimed = getattr(self.args, "untimed_parallel", None)
+        if untimed is None:
+            untimed = default_untimed_slots(cores, least_gpu_memory_gib(self.gpus[:max(1, workers)], self.gpu_memory))
         return Settings(rubric=self.rubric, seed=seed, stop=self.stop, progress=self.progress,
                         timeout=self.args.timeout, build_timeout=self.args.build_timeout, arch=self.args.arch,
-                        make_jobs=max(1, cores // slots), build_slots=slots)
+                        make_jobs=max(1, cores // slots), build_slots=slots, untimed_slots=untimed)
+
+    def gpu_memory(self, gpu: Optional[str]) -> Optional[float]:
+        if gpu not in self._memory:
+            self._memory[gpu] = gpu_memory_gib(gpu)
+        return self._memory[gpu]
 
     def infos(self, tree: str) -> List[Exercise]:
         try:

@@ -4,7 +4,8 @@ GPUs in the reports; without one, the grader must behave as with no GPU).
 
 stand_in_tools(directory, gpus) writes an nvidia-smi that lists the GPUs `gpus` (indices, e.g.
 ("0", "1"); none: it fails as nvidia-smi does on a machine without a GPU), each named
-"Fake GPU <index>" as the fake harness names the GPU of CUDA_VISIBLE_DEVICES, and an nvcc that
+"Fake GPU <index>" as the fake harness names the GPU of CUDA_VISIBLE_DEVICES, with `memory_mib`
+of memory (an H200's by default), and an nvcc that
 names release 13.0, and a compute-sanitizer (below). hermetic_env() is an environment whose PATH
 finds them first, even after run_all.sh puts $CUDA_PATH/bin in front, and that holds nothing of
 the machine that the grader or the fake course reads (CUDA_VISIBLE_DEVICES, the fake harness's
@@ -25,7 +26,8 @@ import stat
 from typing import Dict, Iterable, Optional
 
 NVIDIA_SMI = """#!/bin/sh
-# stand-in nvidia-smi (grading/tests/machine.py): --query-gpu=index or name,driver_version, -i N
+# stand-in nvidia-smi (grading/tests/machine.py): --query-gpu=index, name,driver_version or
+# memory.total (MiB, as with --format=csv,noheader,nounits), -i N
 gpus="{gpus}"
 if [ -z "$gpus" ]; then
     echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver." >&2
@@ -45,6 +47,7 @@ for g in $gpus; do
     case "$query" in
         index) echo "$g" ;;
         name,driver_version) echo "Fake GPU $g, 580.00" ;;
+        memory.total) echo "{memory_mib}" ;;
         *) echo "stand-in nvidia-smi: unknown query '$query'" >&2; exit 2 ;;
     esac
 done
@@ -127,11 +130,12 @@ def _executable(path: str, text: str) -> None:
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-def stand_in_tools(directory: str, gpus: Iterable[str] = ("0", "1"), sanitizer: bool = True) -> str:
+def stand_in_tools(directory: str, gpus: Iterable[str] = ("0", "1"), sanitizer: bool = True,
+                   memory_mib: str = "143771") -> str:
     """Writes nvidia-smi, nvcc and (unless `sanitizer` is false) compute-sanitizer into
     `directory` (made if needed); returns it."""
     os.makedirs(directory, exist_ok=True)
-    _executable(os.path.join(directory, "nvidia-smi"), NVIDIA_SMI.format(gpus=" ".join(gpus)))
+    _executable(os.path.join(directory, "nvidia-smi"), NVIDIA_SMI.format(gpus=" ".join(gpus), memory_mib=memory_mib))
     _executable(os.path.join(directory, "nvcc"), NVCC)
     if sanitizer:
         _executable(os.path.join(directory, "compute-sanitizer"), COMPUTE_SANITIZER)
@@ -152,9 +156,9 @@ class StandInMachine:
     """This process's environment replaced by hermetic_env() while it is entered (for tests that
     call the grader's functions in-process: run_env, visible_gpus, gpu_environment)."""
 
-    def __init__(self, directory: str, gpus: Iterable[str] = ("0", "1")):
+    def __init__(self, directory: str, gpus: Iterable[str] = ("0", "1"), memory_mib: str = "143771"):
         from unittest import mock
-        self.tools = stand_in_tools(os.path.join(directory, "bin"), gpus)
+        self.tools = stand_in_tools(os.path.join(directory, "bin"), gpus, memory_mib=memory_mib)
         self._patch = mock.patch.dict(os.environ, hermetic_env(self.tools), clear=True)
 
     def __enter__(self) -> "StandInMachine":

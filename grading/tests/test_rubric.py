@@ -206,6 +206,8 @@ class Mistakes(unittest.TestCase):
         self.refused(head + "full_within = 2\n", "full_within", "sanitize part")
         self.refused("[01_saxpy/c]\ntype = check\npoints = 1\ntools = memcheck\n", "tools")
         self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\nmax_size = 10\n", "max_size")
+        self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\nargs = --section kernel\n", "--section",
+                     "the part's section")
         self.refused("[defaults]\nsanitize_timeout = 0\n", "sanitize_timeout")
 
     def test_requires_none_stands_alone_on_sanitize_parts_only(self):

@@ -207,6 +207,37 @@ class NoSandbox(unittest.TestCase):
             c.close()
 
 
+@unittest.skipIf(can_sandbox(), can_sandbox() or "")
+class UntimedPartsSideBySide(unittest.TestCase):
+    def test_parts_beside_each_other_in_one_sandbox_are_not_killed_and_its_daemons_are_once_they_end(self):
+        # 02's check takes 0.2 s more than 01's, beside it: a part whose end killed every process
+        # of the sandbox's user would kill its neighbour (crashed). Each run of alpha's code
+        # leaves a setsid'd sleeper, killed once the untimed parts are done.
+        c = Course(sandbox=True)
+        try:
+            os.chmod(c.tmp, 0o755)
+            sandboxes = os.path.join(c.tmp, "sandboxes")
+            os.makedirs(sandboxes, mode=0o755)
+            with open(os.path.join(c.repo, "rubric.ini"), "a") as f:
+                f.write(SANITIZE_PART)
+            sub = c.submissions({"ada": {"01_alpha/alpha_student.txt": PASS + "attack_daemon=1\n",
+                                         "02_beta/beta_student.txt": PASS + "delay=0.2\n"}})
+            p = c.run("--submission", os.path.join(sub, "ada"), "--base", "worktree", "--gpus", "0",
+                      "--untimed-parallel", "2", "--sandbox-dir", sandboxes, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stdout)
+            doc = load(os.path.join(c.out, "grade.json"))
+            self.assertEqual(doc["environment"]["untimed_slots"], 2)
+            self.assertEqual({s for s, _ in statuses(doc).values()}, {"passed"}, p.stdout)
+            daemons = [int(m.group(1)) for _, text in texts_below(c.out)
+                       for m in re.finditer(rb"attack daemon (\d+): started", text)]
+            self.assertTrue(daemons)
+            self.assertEqual([d for d in daemons if alive(d)], [])
+            uid = pwd.getpwnam(doc["environment"]["sandbox"].split()[1]).pw_uid
+            self.assertEqual(sandbox.processes_of({uid}), [])
+        finally:
+            c.close()
+
+
 class SafeCopy(unittest.TestCase):
     """What a student's process left is copied back only as a regular file of its own."""
 

@@ -1,0 +1,435 @@
+"""The order in which grade_tree (runner.py) runs one student's parts, on the stand-in course:
+the untimed parts (each exercise's checks, then its sanitize parts) of different exercises side
+by side, Settings.untimed_slots at a time, and never side by side with one slot; then every
+performance part alone; a failing check still skips its exercise's sanitize and performance
+parts; the reports keep the rubric's order; a stop leaves valid reports and no thread behind.
+Every harness run is timed in this process (runner.run_harness wrapped), so the tests read
+when each process ran. Then the default number of slots (settings.default_untimed_slots, the
+GPU's memory from a stand-in nvidia-smi), the command line's --untimed-parallel, and the
+performance parts' --section."""
+import os
+import shutil
+import tempfile
+import threading
+import time
+import unittest
+from dataclasses import dataclass
+from typing import List
+from unittest import mock
+
+from pmpp_grading import cli, course, record, runner, scoring, session, settings
+from pmpp_grading.processes import Interrupted, StopSignal
+from pmpp_grading.rubric import PERFORMANCE, Part, parse_rubric
+from files import load, write
+from machine import StandInMachine
+from processes import alive
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "fake_course")
+EXERCISES = ("01_alpha", "02_beta")
+DELAYED = "behaviour=pass\nms=1.0\ndelay=0.2\n"  # every harness run of it takes 0.2 s more
+
+# Parts of one kind listed apart from each other, a performance part before its checks: the
+# reports must keep this order whatever order the parts run in.
+RUBRIC = """
+[defaults]
+check_timeout = 20
+bench_timeout = 20
+sanitize_timeout = 20
+performance_tries = 1
+
+[01_alpha/correctness]
+type = check
+points = 6
+
+[01_alpha/sanitize]
+type = sanitize
+points = 1
+tools = memcheck
+max_size = 2^10
+
+[01_alpha/performance]
+type = performance
+points = 4
+args = --size 2^20
+
+[02_beta/performance vs seed]
+type = performance
+points = 5
+reference = seed
+section = *
+
+[02_beta/correctness]
+type = check
+points = 4
+
+[02_beta/sanitize]
+type = sanitize
+points = 1
+tools = memcheck
+max_size = 2^10
+
+[02_beta/second check]
+type = check
+points = 1
+"""
+
+
+@dataclass
+class Run:
+    exercise: str
+    kind: str      # check, sanitize, performance
+    start: float
+    end: float
+    argv: List[str]
+
+    def overlaps(self, other: "Run") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+def kind_of(argv: List[str]) -> str:
+    if os.path.basename(argv[0]) == "compute-sanitizer":
+        return "sanitize"
+    return "performance" if "--bench" in argv else "check"
+
+
+def exercise_of(argv: List[str]) -> str:
+    return next(e for e in EXERCISES if any(f"{os.sep}{e}{os.sep}" in a for a in argv))
+
+
+class Graded:
+    """One grade_tree of a fresh copy of the stand-in course with RUBRIC, its runs recorded."""
+
+    def __init__(self, slots: int, alpha: str = DELAYED, beta: str = DELAYED, stop_when=None):
+        self.tmp = tempfile.mkdtemp()
+        try:
+            self._grade(slots, alpha, beta, stop_when)
+        except BaseException:
+            shutil.rmtree(self.tmp)
+            raise
+
+    def _grade(self, slots, alpha, beta, stop_when):
+        self.tree = os.path.join(self.tmp, "course")
+        shutil.copytree(FAKE, self.tree)
+        write(os.path.join(self.tree, "01_alpha", "alpha_student.txt"), alpha)
+        write(os.path.join(self.tree, "02_beta", "beta_student.txt"), beta)
+        self.out = os.path.join(self.tmp, "out")
+        self.pids = os.path.join(self.tmp, "pids")
+        os.makedirs(self.pids)
+        self.rubric = parse_rubric(RUBRIC)
+        self.lines: List[str] = []
+        self.runs: List[Run] = []
+        self.error = None
+        self.settings = settings.Settings(rubric=self.rubric, seed=42, stop=StopSignal(),
+                                          progress=lambda who, text: self.lines.append(text), make_jobs=1,
+                                          build_slots=2, untimed_slots=slots)
+        original = runner.run_harness
+        lock = threading.Lock()
+
+        def recorded(argv, *args, **kwargs):
+            t0 = time.monotonic()
+            try:
+                return original(argv, *args, **kwargs)
+            finally:
+                with lock:
+                    self.runs.append(Run(exercise_of(argv), kind_of(argv), t0, time.monotonic(), list(argv)))
+
+        with StandInMachine(os.path.join(self.tmp, "machine")):
+            os.environ["FAKE_PID_DIR"] = self.pids
+            exercises = [course.read_info(self.tree, e) for e in EXERCISES]
+            self.doc = record.new_doc("student", self.tree, "the stand-in course", self.settings, exercises, {})
+            watcher = None
+            if stop_when is not None:
+                watcher = threading.Thread(target=self._stop_when, args=(stop_when,), daemon=True)
+                watcher.start()
+            with mock.patch.object(runner, "run_harness", side_effect=recorded):
+                try:
+                    runner.grade_tree(self.tree, exercises, self.doc, self.out, self.settings, None)
+                except Interrupted as e:
+                    self.error = e
+            self.threads_after = [t.name for t in threading.enumerate() if t.name.startswith("untimed-")]
+            if watcher is not None:
+                watcher.join()
+        self.runs.sort(key=lambda r: r.start)
+
+    def _stop_when(self, ready):
+        deadline = time.monotonic() + 30
+        while not ready(self) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.settings.stop.stop()
+
+    def of(self, exercise=None, kind=None) -> List[Run]:
+        return [r for r in self.runs if exercise in (None, r.exercise) and kind in (None, r.kind)]
+
+    def status(self, key):
+        exercise, part = key.split("/", 1)
+        return next((p["status"], p["points"]) for e in self.doc["exercises"] if e["exercise"] == exercise
+                    for p in e["parts"] if p["part"] == part)
+
+    def close(self):
+        shutil.rmtree(self.tmp)
+
+
+class SideBySide(unittest.TestCase):
+    """Every part passes: graded with 2 slots and with 1."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.two = Graded(slots=2)
+        cls.one = Graded(slots=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.two.close()
+        cls.one.close()
+
+    def test_everything_passes_either_way(self):
+        for g in (self.two, self.one):
+            statuses = {p["status"] for e in g.doc["exercises"] for p in e["parts"]}
+            self.assertEqual(statuses, {scoring.PASSED}, g.lines)
+            self.assertTrue(g.doc["complete"])
+            # 01: check, memcheck, reference and student; 02: two checks, memcheck, student.
+            self.assertEqual(len(g.runs), 8, g.runs)
+
+    def test_untimed_parts_of_different_exercises_overlap_with_two_slots(self):
+        pairs = [(a, b) for a in self.two.of("01_alpha") for b in self.two.of("02_beta")
+                 if a.kind != "performance" and b.kind != "performance" and a.overlaps(b)]
+        self.assertTrue(pairs, self.two.runs)
+
+    def test_with_one_slot_no_two_processes_overlap(self):
+        runs = self.one.runs
+        self.assertEqual([(a, b) for i, a in enumerate(runs) for b in runs[i + 1:] if a.overlaps(b)], [])
+
+    def test_within_an_exercise_the_checks_come_first_then_the_sanitizer(self):
+        for g in (self.two, self.one):
+            for exercise in EXERCISES:
+                kinds = [r.kind for r in g.of(exercise)]
+                self.assertEqual(kinds, sorted(kinds, key=("check", "sanitize", "performance").index), kinds)
+                untimed = [r for r in g.of(exercise) if r.kind != "performance"]
+                self.assertEqual([(a, b) for i, a in enumerate(untimed) for b in untimed[i + 1:] if a.overlaps(b)],
+                                 [], exercise)
+
+    def test_a_performance_part_never_runs_beside_any_other_part(self):
+        for g in (self.two, self.one):
+            timed = g.of(kind="performance")
+            self.assertEqual(len(timed), 3)
+            for r in timed:
+                self.assertEqual([o for o in g.runs if o is not r and o.overlaps(r)], [], r)
+            last_untimed = max(r.end for r in g.runs if r.kind != "performance")
+            self.assertTrue(all(r.start >= last_untimed for r in timed))
+
+    def test_the_performance_parts_run_in_the_exercise_and_rubric_order(self):
+        timed = [(r.exercise, "reference" if "alpha_solution" in r.argv[0] else "student")
+                 for r in self.two.of(kind="performance")]
+        self.assertEqual(timed, [("01_alpha", "reference"), ("01_alpha", "student"), ("02_beta", "student")])
+
+    def test_the_reports_keep_the_rubric_s_order(self):
+        wanted = [[p.name for p in self.two.rubric.parts_for(e)] for e in EXERCISES]
+        self.assertEqual(wanted[1], ["performance vs seed", "correctness", "sanitize", "second check"])
+        for g in (self.two, self.one):
+            on_disk = load(os.path.join(g.out, "grade.json"))
+            self.assertEqual([[p["part"] for p in e["parts"]] for e in on_disk["exercises"]], wanted)
+            tests = [t["name"] for t in load(os.path.join(g.out, "results.json"))["tests"]]
+            self.assertEqual(tests, [f"{e}: {p}" for e, parts in zip(EXERCISES, wanted) for p in parts])
+
+    def test_the_record_says_how_the_parts_ran(self):
+        self.assertEqual(self.two.doc["environment"]["untimed_slots"], 2)
+        self.assertEqual(self.one.doc["environment"]["untimed_slots"], 1)
+        with open(os.path.join(self.two.out, "report.html"), encoding="utf-8") as f:
+            self.assertIn("<th>parts run</th><td>checks and sanitizer runs of up to 2 exercises at once, then each "
+                          "performance part alone on the GPU</td>", f.read())
+
+    def test_no_pool_thread_outlives_the_grading(self):
+        self.assertEqual((self.two.threads_after, self.one.threads_after), ([], []))
+
+    def test_a_part_that_reads_one_table_asks_the_harness_for_it_both_runs_alike(self):
+        alpha = self.two.of("01_alpha", "performance")  # section: the default, kernel
+        self.assertEqual(len(alpha), 2)
+        for r in alpha:
+            i = r.argv.index("--section")
+            self.assertEqual(r.argv[i + 1], "kernel", r.argv)
+        reference, student = (r.argv[r.argv.index("--json") + 2:] for r in alpha)
+        self.assertEqual(reference[:4], student[:4])  # the same --section and args
+        self.assertEqual(reference[:4], ["--section", "kernel", "--size", "2^20"])
+        # What the harness was given, as its results file records it.
+        doc = load(os.path.join(self.two.out, "logs", "01_alpha", "performance.reference.json"))
+        self.assertIn("--section", doc["command"])
+
+    def test_a_part_that_reads_every_row_passes_no_section(self):
+        (beta,) = self.two.of("02_beta", "performance")  # section = *
+        self.assertNotIn("--section", beta.argv)
+        for r in self.two.of(kind="check") + self.two.of(kind="sanitize"):
+            self.assertNotIn("--section", r.argv)
+
+
+class AFailingCheck(unittest.TestCase):
+    def test_it_skips_its_sanitize_and_performance_parts_and_no_other_exercise_s(self):
+        g = Graded(slots=2, beta="behaviour=wrong\n")
+        try:
+            self.assertEqual(g.status("02_beta/correctness")[0], scoring.WRONG)
+            self.assertEqual(g.status("02_beta/second check")[0], scoring.WRONG)
+            self.assertEqual(g.status("02_beta/sanitize"), (scoring.SKIPPED, 0.0))
+            self.assertEqual(g.status("02_beta/performance vs seed"), (scoring.SKIPPED, 0.0))
+            self.assertEqual([r.kind for r in g.of("02_beta")], ["check", "check"])
+            for part in ("correctness", "sanitize", "performance"):
+                self.assertEqual(g.status(f"01_alpha/{part}")[0], scoring.PASSED, g.lines)
+            self.assertTrue(g.doc["complete"])
+        finally:
+            g.close()
+
+
+class Stopped(unittest.TestCase):
+    def test_a_stop_while_parts_run_side_by_side_leaves_valid_reports_and_nothing_running(self):
+        def ready(g):  # 01's check is recorded, 02's hangs: stop now
+            log = os.path.join(g.out, "logs", "02_beta", "correctness.log")
+            return any(l.startswith("01_alpha/correctness: passed") for l in g.lines) and os.path.exists(log)
+
+        t0 = time.monotonic()
+        g = Graded(slots=2, beta="behaviour=hang\n", stop_when=ready)
+        try:
+            self.assertIsInstance(g.error, Interrupted)
+            self.assertLess(time.monotonic() - t0, 15)  # the hanging check (20 s timeout) was killed
+            self.assertEqual(g.threads_after, [])
+            started = [int(open(os.path.join(g.pids, f)).read()) for f in os.listdir(g.pids)]
+            deadline = time.monotonic() + 5
+            while any(alive(p) for p in started) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertEqual([p for p in started if alive(p)], [])
+            doc = load(os.path.join(g.out, "grade.json"))
+            self.assertFalse(doc["complete"])
+            self.assertEqual(g.status("01_alpha/correctness")[0], scoring.PASSED)
+            self.assertEqual(g.status("02_beta/correctness")[0], scoring.NOT_RUN)
+            self.assertEqual(g.status("01_alpha/performance")[0], scoring.NOT_RUN)
+            self.assertEqual(g.of(kind="performance"), [])
+            self.assertIn("incomplete", load(os.path.join(g.out, "results.json"))["output"])
+        finally:
+            g.close()
+
+
+class UntimedSlots(unittest.TestCase):
+    """How many untimed parts run at once by default: min(cores / 2, GiB / 16, 8), at least 1."""
+
+    def test_the_formula(self):
+        slots = settings.default_untimed_slots
+        self.assertEqual(slots(16, 139.0), 8)      # an H200 for one student of a 16-core machine
+        self.assertEqual(slots(16, 140.4), 8)
+        self.assertEqual(slots(64, 1000.0), 8)     # never more than 8
+        self.assertEqual(slots(16, 15.0), 1)       # a 16 GB T4 reports 15 GiB: one at a time
+        self.assertEqual(slots(16, 79.2), 4)       # an 80 GB A100
+        self.assertEqual(slots(6, 139.0), 3)       # half the cores
+        self.assertEqual(slots(1, 139.0), 1)       # at least 1
+        self.assertEqual(slots(16, None), 1)       # the memory unknown (nvidia-smi failed)
+        self.assertEqual(slots(16, 0.0), 1)
+
+    def test_the_smallest_memory_of_the_gpus_and_none_if_one_is_unknown(self):
+        sizes = {"0": 139.0, "1": 79.0, "2": None}
+        least = settings.least_gpu_memory_gib
+        self.assertEqual(least(["0", "1"], sizes.get), 79.0)
+        self.assertIsNone(least(["0", "2"], sizes.get))
+        self.assertIsNone(least([], sizes.get))
+
+    def machine(self, gpus=("0", "1"), memory_mib="143771"):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        m = StandInMachine(tmp, gpus, memory_mib).__enter__()
+        self.addCleanup(m.__exit__, None, None, None)
+        return m.tools
+
+    def test_the_memory_comes_from_nvidia_smi(self):
+        self.machine(memory_mib="15360")
+        self.assertEqual(settings.gpu_memory_gib("1"), 15.0)
+        self.assertEqual(settings.gpu_memory_gib(None), 15.0)
+        self.assertIsNone(settings.gpu_memory_gib("7"))  # no such GPU: nvidia-smi prints nothing
+
+    def test_unknown_when_nvidia_smi_fails_or_is_missing_or_says_n_a(self):
+        self.machine(gpus=())
+        self.assertIsNone(settings.gpu_memory_gib("0"))
+        tools = self.machine(memory_mib="[N/A]")
+        self.assertIsNone(settings.gpu_memory_gib("0"))
+        os.remove(os.path.join(tools, "nvidia-smi"))
+        os.environ["PATH"] = tools
+        self.assertIsNone(settings.gpu_memory_gib("0"))
+
+    def grading(self, *options):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        repo = os.path.join(tmp, "course")
+        shutil.copytree(FAKE, repo)
+        args = cli.parse_args(["--repo", repo, "--rubric", os.path.join(repo, "rubric.ini"), "--no-sandbox",
+                               "--quiet", *options])
+        return session.Grading(args)
+
+    def test_the_command_line_s_default_is_the_machine_s(self):
+        self.machine(memory_mib="143771")
+        self.assertEqual(self.grading("--jobs", "16").settings(1, 1).untimed_slots, 8)
+        self.assertEqual(self.grading("--jobs", "6", "--gpus", "1").settings(1, 1).untimed_slots, 3)
+        self.assertEqual(self.grading("--jobs", "2").settings(1, 1).untimed_slots, 1)
+
+    def test_a_t4_or_no_answer_from_nvidia_smi_gets_one_slot(self):
+        self.machine(memory_mib="15360")
+        self.assertEqual(self.grading("--jobs", "16").settings(1, 1).untimed_slots, 1)
+        self.machine(gpus=())
+        self.assertEqual(self.grading("--jobs", "16").settings(1, 1).untimed_slots, 1)
+
+    def test_untimed_parallel_decides_and_must_be_at_least_one(self):
+        self.machine(memory_mib="15360")
+        self.assertEqual(self.grading("--jobs", "2", "--untimed-parallel", "3").settings(1, 1).untimed_slots, 3)
+        with mock.patch("sys.stderr"), self.assertRaises(SystemExit):
+            cli.parse_args(["--untimed-parallel", "0"])
+
+    def test_a_slurm_task_is_given_the_option(self):
+        from pmpp_grading import batch
+        args = cli.parse_args(["--submissions", "/x", "--slurm", "--untimed-parallel", "4"])
+        setup = batch.BatchSetup("/x", "/out", [], {}, 1)
+        line = batch.grader_args(args, setup)
+        self.assertEqual(line[line.index("--untimed-parallel") + 1], "4")
+        self.assertNotIn("--untimed-parallel", batch.grader_args(cli.parse_args(["--submissions", "/x"]), setup))
+
+
+class InSlots(unittest.TestCase):
+    """runner.in_slots: the pool itself."""
+
+    def test_at_most_slots_at_once_and_every_item_once(self):
+        running, most, seen, lock = [0], [0], [], threading.Lock()
+
+        def one(item):
+            with lock:
+                running[0] += 1
+                most[0] = max(most[0], running[0])
+                seen.append(item)
+            time.sleep(0.05)
+            with lock:
+                running[0] -= 1
+
+        runner.in_slots(one, list(range(7)), 3, "test-slot")
+        self.assertEqual((sorted(seen), most[0]), (list(range(7)), 3))
+        self.assertEqual([t for t in threading.enumerate() if t.name.startswith("test-slot")], [])
+
+    def test_an_error_starts_nothing_more_and_is_raised_once_the_others_ended(self):
+        ended, second = [], threading.Event()
+
+        def one(item):
+            if item == 0:
+                second.wait(5)  # fails once item 1 runs beside it
+                raise Interrupted()
+            second.set()
+            time.sleep(0.1)
+            ended.append(item)
+
+        with self.assertRaises(Interrupted):
+            runner.in_slots(one, [0, 1, 2, 3, 4], 2, "test-slot")
+        self.assertEqual(ended, [1])  # running when 0 failed: it ended; 2-4 never started
+        self.assertEqual([t for t in threading.enumerate() if t.name.startswith("test-slot")], [])
+
+
+class SectionArgs(unittest.TestCase):
+    def test_section_star_passes_none(self):
+        part = Part("01_alpha", "performance", PERFORMANCE, 4.0)
+        self.assertEqual(runner.section_args(part), ["--section", "kernel"])  # rubric.py's default
+        self.assertEqual(runner.section_args(Part("01_alpha", "p", PERFORMANCE, 4.0, section="end_to_end")),
+                         ["--section", "end_to_end"])
+        self.assertEqual(runner.section_args(Part("01_alpha", "p", PERFORMANCE, 4.0, section="*")), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

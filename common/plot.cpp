@@ -233,8 +233,11 @@ double LogAxis::pixel(double v) const {
 std::vector<double> log_ticks(double lo, double hi) {
     std::vector<double> ticks;
     if (!(lo > 0) || !(hi > lo)) return ticks;
+    // Past 4 decades the 1-2-5 labels would touch (a chart's height holds about 12): powers of ten.
+    const bool wide = hi / lo > 1e4;
+    const std::vector<double> steps = wide ? std::vector<double>{1.0} : std::vector<double>{1.0, 2.0, 5.0};
     for (int e = static_cast<int>(std::floor(std::log10(lo))); e <= static_cast<int>(std::ceil(std::log10(hi))); ++e)
-        for (double m : {1.0, 2.0, 5.0}) {
+        for (double m : steps) {
             const double t = m * std::pow(10.0, e);
             if (t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9)) ticks.push_back(t);
         }

@@ -173,10 +173,13 @@ TEST(Canvas, MarksPastTheEdgesAreClippedNotWrapped) {
     EXPECT_TRUE(small.get(2, 2) == ink);
 }
 
-TEST(Axes, LogTicksAreTheOneTwoFiveStepsInsideTheRange) {
+TEST(Axes, LogTicksAreTheOneTwoFiveStepsInsideTheRangeOrThePowersOfTenPastFourDecades) {
     EXPECT_EQ(log_ticks(3, 60), (std::vector<double>{5, 10, 20, 50}));
     EXPECT_EQ(log_ticks(0.4, 1.2), (std::vector<double>{0.5, 1}));
     EXPECT_EQ(log_ticks(1.1, 1.5), (std::vector<double>{1.1, 1.5}));  // inside one step: its ends
+    // Over more than 4 decades, the powers of ten alone (05's chart: 0.0002 to 1000 Gkeys/s).
+    EXPECT_EQ(log_ticks(2e-4, 1000), (std::vector<double>{1e-3, 1e-2, 1e-1, 1, 10, 100, 1000}));
+    EXPECT_EQ(log_ticks(1, 1e4).size(), 13u);  // exactly 4 decades: still 1-2-5
     EXPECT_TRUE(log_ticks(0, 10).empty());
     EXPECT_TRUE(log_ticks(5, 5).empty());
 }

@@ -15,6 +15,8 @@ Modules:
   outputs      what a harness process writes for the grader (results, pictures, sanitizer report)
   builds       an exercise's builds and the forbidden-API check (make forbidden), classified
   runner       one process per rubric part under a timeout; grade_tree grades one student's tree
+  untimed      grade_tree's pool of check and sanitizer runs, several at once; a sanitize part
+               decided from tools started before its checks ended
   record       the student's record (grade.json): a fresh one, a part's result put in its place
   sanitizer    sanitize parts: compute-sanitizer found, its report read, a tool's run judged
   sandbox      as root: each student's code as an unprivileged user of its own, results copied back

@@ -48,9 +48,9 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--regrade", action="store_true", help="with --submissions: grade students already graded again")
     p.add_argument("--gpus", metavar="LIST", help="GPUs to use, e.g. 0,1 (default: every visible GPU; one student per GPU)")
     p.add_argument("--jobs", metavar="N", type=int, help="CPU cores per student for builds (default: cores / GPUs)")
-    p.add_argument("--untimed-parallel", metavar="N", type=int, help="check and sanitize parts of different "
-                   "exercises run N at a time, before the performance parts, which run alone (1: one part at a "
-                   "time; default: min(cores per student / 2, GPU memory / 16 GiB, 8), 1 if nvidia-smi cannot say)")
+    p.add_argument("--untimed-parallel", metavar="N", type=int, help="check and sanitizer processes run N at a "
+                   "time, before the performance parts, which run alone (1: one at a time; default: min(cores per "
+                   "student / 2, GPU memory / 16 GiB, 8), 1 if nvidia-smi cannot say)")
     p.add_argument("--base", choices=("head", "worktree"), help="the clean tree: git archive of HEAD (default in a "
                    "git checkout) or a copy of the working tree without build/ folders")
     p.add_argument("--repo", metavar="DIR", default=os.path.dirname(GRADING_DIR),

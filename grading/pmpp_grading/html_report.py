@@ -97,8 +97,7 @@ def _how_parts_ran(untimed_slots) -> Optional[str]:
         return None
     if untimed_slots <= 1:
         return "one at a time: the checks and sanitizer runs, then each performance part alone on the GPU"
-    return (f"checks and sanitizer runs of up to {untimed_slots} exercises at once, then each performance part "
-            "alone on the GPU")
+    return f"checks and sanitizer runs up to {untimed_slots} at once, then each performance part alone on the GPU"
 
 
 def _environment(doc: dict) -> str:

@@ -1,7 +1,8 @@
 """One process under a timeout, in its own process group (run_process), and the stop request
 every worker shares (StopSignal): on a timeout, or when the grading run is stopped (Ctrl-C,
-SIGTERM), the whole group is killed, a hung kernel's process and everything it started. The log
-of such a process starts with its command line; log_lines and log_tail read it without."""
+SIGTERM), the whole group is killed, a hung kernel's process and everything it started; one
+run's CancelScope also kills that run alone. The log of such a process starts with its command
+line; log_lines and log_tail read it without."""
 from __future__ import annotations
 
 import os
@@ -47,6 +48,44 @@ class StopSignal:
     def check(self) -> None:
         if self.event.is_set():
             raise Interrupted()
+
+
+class CancelScope:
+    """The grading's StopSignal as one run sees it, which can also be cancelled on its own (a
+    sanitizer run started before the check it depends on ended, which then failed): run_process
+    takes it for a StopSignal. The grading's stop still stops the run and raises Interrupted;
+    cancel() only kills the run's process group (now, or as soon as it starts), raising nothing:
+    the run ends as a killed process, whose outcome the caller discards."""
+
+    def __init__(self, stop: StopSignal):
+        self.stop = stop
+        self.event = stop.event  # the grading's stop request, as a StopSignal's
+        self.cancelled = False
+        self._procs: Set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+
+    def add(self, p: subprocess.Popen) -> None:
+        self.stop.add(p)
+        with self._lock:
+            self._procs.add(p)
+            cancelled = self.cancelled
+        if cancelled:
+            kill_group(p)
+
+    def remove(self, p: subprocess.Popen) -> None:
+        with self._lock:
+            self._procs.discard(p)
+        self.stop.remove(p)
+
+    def check(self) -> None:
+        self.stop.check()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            procs = list(self._procs)
+        for p in procs:
+            kill_group(p)
 
 
 def kill_group(p: subprocess.Popen) -> None:

@@ -2,12 +2,15 @@
 
 One student's tree is graded by grade_tree(): every exercise's builds first, each followed by
 `make forbidden` on what the build produced (builds.py; exercises in parallel: they only use the
-CPU), then the parts, one process each, on the student's GPU: first the untimed parts, each
-exercise's check parts then its sanitize parts (those whose checks passed), the exercises
-Settings.untimed_slots at a time (in_slots), then the performance parts whose checks passed,
-one at a time in the exercise and rubric order, each alone on the GPU. The student's record
-(grade.json) and the reports are rewritten after every part; its parts stay in rubric order
-(set_part puts a result in its part's place), whatever order they end in.
+CPU), then the parts, one process each, on the student's GPU: first the untimed parts, then the
+performance parts whose checks passed, one at a time in the exercise and rubric order, each
+alone on the GPU. The untimed parts with one slot (Settings.untimed_slots): each exercise's
+check parts, then its sanitize parts (those whose checks passed), one tool after the other.
+With more: every check part and every tool of a sanitize part is one task of a pool, that many
+processes at a time (untimed.py): a sanitize part's tools start without waiting for its checks
+or each other, and its result, decided once they all ended, is the one-slot result. The
+student's record (grade.json) and the reports are rewritten after every part; its parts stay
+in rubric order (set_part puts a result in its part's place), whatever order they end in.
 
 A harness that takes `--images DIR` (its --help says so: 04's renderer, 08's Mandelbrot) is
 given a folder of the report per part, OUT/images/<exercise>/<part>/, for the student's run;
@@ -19,9 +22,9 @@ With a sandbox (sandbox.py: the grader runs as root), every process that runs th
 runs as the sandbox's user; the files such a process writes for the grader (its results file,
 its pictures, the sanitizer's report) go to a fresh folder of the sandbox, and the grader copies
 them into the report folder once the process is gone (Outputs); every process of that user is
-killed after each part run alone, and after the untimed parts when several ran at once. The reference
-answer then runs from the clean tree (reference_tree: root's, out of the student's reach), as
-root, never from the student's tree, where the student's code could replace it.
+killed after each part run alone, and after the untimed parts when several ran at once. The
+reference answer then runs from the clean tree (reference_tree: root's, out of the student's
+reach), as root, never from the student's tree, where the student's code could replace it.
 """
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ import re
 import shutil
 import threading
 import time
-from typing import Callable, Dict, List, Optional, Sequence, TypeVar
+from typing import Dict, List, Optional
 
 from . import pictures, reports, sanitizer, scoring
 from .builds import BUILD_LOGS, BuildResult, build_all, reference_binary
@@ -42,8 +45,7 @@ from .rubric import CHECK, PERFORMANCE, SANITIZE, Part
 from .sandbox import Sandbox
 from .scoring import PartResult, RunOutcome
 from .settings import Settings, run_env
-
-T = TypeVar("T")
+from .untimed import SanitizeTasks, Task, ToolRun, in_slots, pool_order
 
 
 def run_harness(argv: List[str], json_path: str, log_path: str, cwd: str, env: Dict[str, str], timeout: float,
@@ -185,33 +187,41 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
                  alone: bool = True) -> (PartResult, List[RunOutcome]):
     """The student's check cases up to the part's max_size under each of its tools, one process
     each, in order; the first tool that does not pass decides the part and the rest do not run.
-    Without a sanitizer the part is "not run", scoring 0, saying so: never a silent pass."""
+    Without a sanitizer the part is "not run", scoring 0, saying so: never a silent pass.
+    (grade_tree with several slots runs the tools as tasks of their own: untimed.SanitizeTasks.)"""
     found, looked = sanitizer.find(ex.nvcc, env)
     if found is None:
-        return scoring.blocked(part, scoring.NOT_RUN, f"compute-sanitizer not found (looked for {', '.join(looked)}; "
-                                                      f"set {sanitizer.VARIABLE} to its path)"), []
-    cwd = os.path.join(tree, ex.name)
-    quiet = ["--no-images"] if takes_images and "--no-images" not in part.args else []
+        return sanitizer.not_found(part, looked), []
     verdicts, outcomes, wall = [], [], 0.0
     for tool in part.tools:
-        base = _tool_base(log_dir, part, tool)
-        report = base + ".sanitizer.log"
-        outputs = Outputs(sandbox, base + ".json", report=report)  # never an earlier run's report
-        program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
-                   str(part.max_size), "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *quiet]
-        outcome = run_harness(sanitizer.command(found, tool, outputs.report_arg, program), base + ".json",
-                              base + ".log", cwd, env, settings.part_timeout(part), settings.stop, sandbox, outputs,
-                              alone)
+        verdict, outcome = run_sanitizer_tool(tree, ex, part, tool, log_dir, settings, env, found, takes_images,
+                                              sandbox, alone)
         outcomes.append(outcome)
         wall += outcome.wall_s
-        verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
-                                       settings.seed, os.path.basename(report), log_tail(base + ".log", 8))
         verdicts.append(verdict)
         if verdict.status != scoring.PASSED:
             break
-    result = sanitizer.judge_sanitize(part, verdicts, wall)
-    result.details["sanitizer"] = found
-    return result, outcomes
+    return sanitizer.judge_sanitize(part, verdicts, wall, found), outcomes
+
+
+def run_sanitizer_tool(tree: str, ex: Exercise, part: Part, tool: str, log_dir: str, settings: Settings,
+                       env: Dict[str, str], found: str, takes_images: bool = False, sandbox: Optional[Sandbox] = None,
+                       alone: bool = True, stop=None) -> (sanitizer.ToolVerdict, RunOutcome):
+    """One tool's process of a sanitize part, judged. `stop`: the run's own CancelScope (default
+    the grading's StopSignal)."""
+    cwd = os.path.join(tree, ex.name)
+    quiet = ["--no-images"] if takes_images and "--no-images" not in part.args else []
+    base = _tool_base(log_dir, part, tool)
+    report = base + ".sanitizer.log"
+    outputs = Outputs(sandbox, base + ".json", report=report)  # never an earlier run's report
+    program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
+               str(part.max_size), "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *quiet]
+    outcome = run_harness(sanitizer.command(found, tool, outputs.report_arg, program), base + ".json",
+                          base + ".log", cwd, env, settings.part_timeout(part), stop or settings.stop, sandbox,
+                          outputs, alone)
+    verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
+                                   settings.seed, os.path.basename(report), log_tail(base + ".log", 8))
+    return verdict, outcome
 
 
 def _tool_base(log_dir: str, part: Part, tool: str) -> str:
@@ -236,41 +246,6 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
     if folder is not None and os.path.isdir(folder):
         pictures.tidy(folder)
         result.details["images"] = [os.path.relpath(folder, out_dir)]
-
-
-def in_slots(fn: Callable[[T], None], items: Sequence[T], slots: int, name: str = "slot") -> None:
-    """fn(item) for every item, at most `slots` at a time, started in the items' order; returns
-    once every call has ended. The first exception a call raises (Interrupted: the run is being
-    stopped, its processes killed) starts no further item and is raised once the calls still
-    running have ended: no thread outlives this call. slots 1: one after another, here."""
-    if slots <= 1 or len(items) <= 1:
-        for item in items:
-            fn(item)
-        return
-    lock = threading.Lock()
-    waiting = list(items)
-    errors: List[BaseException] = []
-
-    def worker() -> None:
-        while True:
-            with lock:
-                if errors or not waiting:
-                    return
-                item = waiting.pop(0)
-            try:
-                fn(item)
-            except BaseException as e:  # noqa: B902 - raised in the calling thread
-                with lock:
-                    errors.append(e)
-                return
-
-    threads = [threading.Thread(target=worker, name=f"{name}-{k}", daemon=True) for k in range(min(slots, len(items)))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
 
 
 def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, settings: Settings,
@@ -319,7 +294,7 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
     graded = [ex for ex in exercises if builds[ex.name].status == scoring.PASSED]
     done: Dict[str, Dict[str, PartResult]] = {ex.name: {} for ex in graded}
     slots = max(1, settings.untimed_slots)
-    alone = slots == 1 or len(graded) == 1  # one part at a time: the sandbox's user is killed after each
+    alone = slots == 1  # one part at a time: the sandbox's user is killed after each
 
     def pictures_folder(ex: Exercise, part: Part) -> Optional[str]:
         takes_images = bool(builds[ex.name].details.get("pictures"))
@@ -341,8 +316,8 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         save()
 
     def untimed(ex: Exercise) -> None:
-        """The exercise's check parts, then its sanitize parts (those whose checks passed): timed by
-        nothing, so beside other exercises' (alone: one part at a time)."""
+        """One slot: the exercise's check parts, then its sanitize parts (those whose checks
+        passed), one process at a time."""
         log_dir = os.path.join(log_root, ex.name)
         parts = settings.rubric.parts_for(ex.name)
         for part in (p for p in parts if p.kind == CHECK):
@@ -356,7 +331,64 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
                                                 pictures_folder(ex, part) is not None, sandbox, alone)
             finished(ex, part, result, outcomes, None)
 
-    in_slots(untimed, graded, slots, f"untimed-{student}")
+    # Several slots: every check part and every tool of a sanitize part is one task of one pool,
+    # `slots` processes at a time, in pool_order; a sanitize part's tools do not wait for its
+    # checks, and whichever of its tools and required checks ends last decides it (SanitizeTasks).
+    sanitizing: Dict[str, List[SanitizeTasks]] = {}
+
+    def decide_if_ready(s: SanitizeTasks) -> None:
+        with lock:
+            if not s.ready(done[s.ex.name]):
+                return
+            checks = dict(done[s.ex.name])
+        result, outcomes, dropped = s.result(checks)
+        for tool in dropped:  # runs that do not count: no file of theirs is the part's
+            base = _tool_base(os.path.join(log_root, s.ex.name), s.part, tool)
+            for path in (base + ".log", base + ".json", base + ".sanitizer.log"):
+                if os.path.lexists(path):
+                    os.remove(path)
+        finished(s.ex, s.part, result, outcomes, None)
+
+    def task(t: Task) -> None:
+        ex, part = t.ex, t.part
+        log_dir = os.path.join(log_root, ex.name)
+        if t.sanitize is None:
+            folder = pictures_folder(ex, part)
+            result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder, sandbox, alone)
+            finished(ex, part, result, [outcome], folder)
+            for s in sanitizing[ex.name]:
+                if part.name in s.part.requires:
+                    if result.status != scoring.PASSED:
+                        s.cancel()  # its tools' runs cannot count
+                    decide_if_ready(s)
+            return
+        s, run = t.sanitize, ToolRun()
+        with lock:
+            needless = s.needless(t.tool, done[ex.name])
+        if not needless:
+            run.start = time.monotonic()
+            run.verdict, run.outcome = run_sanitizer_tool(tree, ex, part, t.tool, log_dir, settings, env, s.found,
+                                                          pictures_folder(ex, part) is not None, sandbox, alone,
+                                                          s.scopes[t.tool])
+            run.end = time.monotonic()
+            if run.verdict.status != scoring.PASSED:
+                s.cancel(after=t.tool)  # the tools after it cannot count
+        with lock:
+            s.runs[t.tool] = run
+        decide_if_ready(s)
+
+    if alone:
+        in_slots(untimed, graded, slots, f"untimed-{student}")
+    else:
+        tasks = []
+        for ex in graded:
+            parts = settings.rubric.parts_for(ex.name)
+            sanitizing[ex.name] = [SanitizeTasks(ex, p, env, settings.stop) for p in parts if p.kind == SANITIZE]
+            tasks.append(([Task(ex, p) for p in parts if p.kind == CHECK],
+                          [Task(ex, s.part, s, tool) for s in sanitizing[ex.name] for tool in s.tools]))
+        for s in (s for parts in sanitizing.values() for s in parts):
+            decide_if_ready(s)  # no tool to run (no sanitizer) and no check required: decided now
+        in_slots(task, pool_order(tasks), slots, f"untimed-{student}")
     if sandbox is not None:
         sandbox.kill_all()  # what the untimed parts left (a setsid daemon) must not run beside a timing
     # Then the timings, one at a time: nothing else of this student runs on the GPU meanwhile.

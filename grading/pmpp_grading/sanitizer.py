@@ -274,9 +274,24 @@ def _tail(text: str) -> str:
     return f"\n{text}" if text.strip() else ""
 
 
-def judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> PartResult:
-    """The part from its tools' verdicts, in the order they ran: the first that did not pass
-    decides (the tools after it do not run); every one passing earns the points."""
+def not_found(part: Part, looked: List[str]) -> PartResult:
+    """A sanitize part without a sanitizer: "not run", 0 points, saying where it was looked for."""
+    return scoring.blocked(part, scoring.NOT_RUN, f"compute-sanitizer not found (looked for {', '.join(looked)}; "
+                                                  f"set {VARIABLE} to its path)")
+
+
+def judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float,
+                   found: Optional[str] = None) -> PartResult:
+    """The part from its tools' verdicts, in the rubric's order: the first that did not pass
+    decides (the tools after it do not run, or their verdicts are not given); every one passing
+    earns the points. `found`: the sanitizer that ran, recorded last."""
+    result = _judge_sanitize(part, verdicts, wall_s)
+    if found is not None:
+        result.details["sanitizer"] = found
+    return result
+
+
+def _judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> PartResult:
     result = scoring.blocked(part, scoring.PASSED, "")
     result.wall_s = wall_s
     failed = next((v for v in verdicts if v.status != scoring.PASSED), None)

@@ -26,7 +26,7 @@ class Settings:
     arch: Optional[str] = None
     make_jobs: int = 2                     # make -j of one build
     build_slots: int = 1                   # exercises built at once for one student
-    untimed_slots: int = 1                 # check and sanitize parts of different exercises run at once
+    untimed_slots: int = 1                 # check and sanitizer processes run at once
 
     def part_timeout(self, part: Part) -> float:
         return self.timeout if self.timeout is not None else part.timeout
@@ -41,7 +41,7 @@ GIB_PER_UNTIMED_SLOT = 16
 
 
 def default_untimed_slots(cores: int, memory_gib: Optional[float]) -> int:
-    """The untimed parts (checks, sanitizer runs) of different exercises run at once for one
+    """The untimed processes (checks, sanitizer runs) that run at once for one
     student when --untimed-parallel does not say: half the student's cores, one per 16 GiB of
     its GPU's memory, at most 8, at least 1; 1 when the memory is unknown. The memory bounds it
     because the harness skips a case that does not fit the free memory: neighbours crowding a

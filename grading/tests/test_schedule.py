@@ -1,8 +1,11 @@
 """The order in which grade_tree (runner.py) runs one student's parts, on the stand-in course:
-the untimed parts (each exercise's checks, then its sanitize parts) of different exercises side
-by side, Settings.untimed_slots at a time, and never side by side with one slot; then every
-performance part alone; a failing check still skips its exercise's sanitize and performance
-parts; the reports keep the rubric's order; a stop leaves valid reports and no thread behind.
+the untimed parts (check parts, and each tool of a sanitize part) side by side,
+Settings.untimed_slots processes at a time, a sanitize part's tools beside each other and
+beside its exercise's checks, and never side by side with one slot (each exercise's checks,
+then its tools in order); then every performance part alone; a failing check still skips its
+exercise's sanitize and performance parts, the sanitizer's runs started beside it discarded;
+a sanitize part scores as with one slot whichever of its tools fails; the reports keep the
+rubric's order; a stop leaves valid reports and no thread behind.
 Every harness run is timed in this process (runner.run_harness wrapped), so the tests read
 when each process ran. Then the default number of slots (settings.default_untimed_slots, the
 GPU's memory from a stand-in nvidia-smi), the command line's --untimed-parallel, and the
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from typing import List
 from unittest import mock
 
-from pmpp_grading import cli, course, record, runner, scoring, session, settings
+from pmpp_grading import cli, course, record, runner, scoring, session, settings, untimed
 from pmpp_grading.processes import Interrupted, StopSignal
 from pmpp_grading.rubric import PERFORMANCE, Part, parse_rubric
 from files import load, write
@@ -45,7 +48,7 @@ points = 6
 [01_alpha/sanitize]
 type = sanitize
 points = 1
-tools = memcheck
+tools = memcheck racecheck
 max_size = 2^10
 
 [01_alpha/performance]
@@ -82,6 +85,10 @@ class Run:
     start: float
     end: float
     argv: List[str]
+
+    @property
+    def tool(self):
+        return self.argv[self.argv.index("--tool") + 1] if self.kind == "sanitize" else None
 
     def overlaps(self, other: "Run") -> bool:
         return self.start < other.end and other.start < self.end
@@ -158,13 +165,41 @@ class Graded:
             time.sleep(0.02)
         self.settings.stop.stop()
 
-    def of(self, exercise=None, kind=None) -> List[Run]:
-        return [r for r in self.runs if exercise in (None, r.exercise) and kind in (None, r.kind)]
+    def of(self, exercise=None, kind=None, tool=None) -> List[Run]:
+        return [r for r in self.runs if exercise in (None, r.exercise) and kind in (None, r.kind)
+                and tool in (None, r.tool)]
+
+    def part(self, key) -> dict:
+        exercise, part = key.split("/", 1)
+        return next(p for e in self.doc["exercises"] if e["exercise"] == exercise for p in e["parts"]
+                    if p["part"] == part)
+
+    def untimed_parts(self) -> dict:
+        """Every check and sanitize part's record but its wall time (the sanitizer's path: its name)."""
+        out = {}
+        for e in self.doc["exercises"]:
+            for p in (p for p in e["parts"] if p["kind"] != PERFORMANCE):
+                p = {k: v for k, v in p.items() if k != "wall_s"}
+                if "sanitizer" in p["details"]:
+                    p["details"] = dict(p["details"], sanitizer=os.path.basename(p["details"]["sanitizer"]))
+                out[f"{e['exercise']}/{p['part']}"] = p
+        return out
+
+    def most_at_once(self) -> int:
+        return max(sum(1 for o in self.runs if o.start <= r.start < o.end) for r in self.runs)
 
     def status(self, key):
         exercise, part = key.split("/", 1)
         return next((p["status"], p["points"]) for e in self.doc["exercises"] if e["exercise"] == exercise
                     for p in e["parts"] if p["part"] == part)
+
+    def started(self) -> List[int]:
+        """The processes the stand-in harness and sanitizer started (FAKE_PID_DIR)."""
+        out = []
+        for name in os.listdir(self.pids):
+            with open(os.path.join(self.pids, name)) as f:
+                out.append(int(f.read()))
+        return out
 
     def close(self):
         shutil.rmtree(self.tmp)
@@ -188,8 +223,8 @@ class SideBySide(unittest.TestCase):
             statuses = {p["status"] for e in g.doc["exercises"] for p in e["parts"]}
             self.assertEqual(statuses, {scoring.PASSED}, g.lines)
             self.assertTrue(g.doc["complete"])
-            # 01: check, memcheck, reference and student; 02: two checks, memcheck, student.
-            self.assertEqual(len(g.runs), 8, g.runs)
+            # 01: check, memcheck, racecheck, reference and student; 02: two checks, memcheck, student.
+            self.assertEqual(len(g.runs), 9, g.runs)
 
     def test_untimed_parts_of_different_exercises_overlap_with_two_slots(self):
         pairs = [(a, b) for a in self.two.of("01_alpha") for b in self.two.of("02_beta")
@@ -200,14 +235,22 @@ class SideBySide(unittest.TestCase):
         runs = self.one.runs
         self.assertEqual([(a, b) for i, a in enumerate(runs) for b in runs[i + 1:] if a.overlaps(b)], [])
 
-    def test_within_an_exercise_the_checks_come_first_then_the_sanitizer(self):
-        for g in (self.two, self.one):
-            for exercise in EXERCISES:
-                kinds = [r.kind for r in g.of(exercise)]
-                self.assertEqual(kinds, sorted(kinds, key=("check", "sanitize", "performance").index), kinds)
-                untimed = [r for r in g.of(exercise) if r.kind != "performance"]
-                self.assertEqual([(a, b) for i, a in enumerate(untimed) for b in untimed[i + 1:] if a.overlaps(b)],
-                                 [], exercise)
+    def test_with_one_slot_each_exercise_s_checks_come_first_then_its_sanitizer_tools_in_order(self):
+        for exercise in EXERCISES:
+            kinds = [r.kind for r in self.one.of(exercise)]
+            self.assertEqual(kinds, sorted(kinds, key=("check", "sanitize", "performance").index), kinds)
+        self.assertEqual([r.tool for r in self.one.of("01_alpha", "sanitize")], ["memcheck", "racecheck"])
+        # The exercises one after the other, as before: 01's untimed runs all end before 02's start.
+        self.assertLessEqual(max(r.end for r in self.one.of("01_alpha") if r.kind != "performance"),
+                             min(r.start for r in self.one.of("02_beta")))
+
+    def test_never_more_processes_at_once_than_slots(self):
+        self.assertEqual(self.one.most_at_once(), 1)
+        self.assertLessEqual(self.two.most_at_once(), 2)
+
+    def test_with_two_slots_every_exercise_s_first_check_starts_first(self):
+        first = {(r.exercise, r.kind) for r in self.two.runs[:2]}
+        self.assertEqual(first, {("01_alpha", "check"), ("02_beta", "check")}, self.two.runs)
 
     def test_a_performance_part_never_runs_beside_any_other_part(self):
         for g in (self.two, self.one):
@@ -236,8 +279,8 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(self.two.doc["environment"]["untimed_slots"], 2)
         self.assertEqual(self.one.doc["environment"]["untimed_slots"], 1)
         with open(os.path.join(self.two.out, "report.html"), encoding="utf-8") as f:
-            self.assertIn("<th>parts run</th><td>checks and sanitizer runs of up to 2 exercises at once, then each "
-                          "performance part alone on the GPU</td>", f.read())
+            self.assertIn("<th>parts run</th><td>checks and sanitizer runs up to 2 at once, then each performance "
+                          "part alone on the GPU</td>", f.read())
 
     def test_no_pool_thread_outlives_the_grading(self):
         self.assertEqual((self.two.threads_after, self.one.threads_after), ([], []))
@@ -270,12 +313,141 @@ class AFailingCheck(unittest.TestCase):
             self.assertEqual(g.status("02_beta/second check")[0], scoring.WRONG)
             self.assertEqual(g.status("02_beta/sanitize"), (scoring.SKIPPED, 0.0))
             self.assertEqual(g.status("02_beta/performance vs seed"), (scoring.SKIPPED, 0.0))
+            # Its memcheck was to start once 01's check and 02's first had ended: 02's had failed.
             self.assertEqual([r.kind for r in g.of("02_beta")], ["check", "check"])
+            self.assertNotIn("logs", g.part("02_beta/sanitize")["details"])
             for part in ("correctness", "sanitize", "performance"):
                 self.assertEqual(g.status(f"01_alpha/{part}")[0], scoring.PASSED, g.lines)
             self.assertTrue(g.doc["complete"])
         finally:
             g.close()
+
+
+class Speculative(unittest.TestCase):
+    """Four slots: 01's check, 02's first check and 01's two sanitizer runs start together."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.four = Graded(slots=4)
+        cls.one = Graded(slots=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.four.close()
+        cls.one.close()
+
+    def test_a_sanitizer_run_overlaps_its_exercise_s_check(self):
+        (check,) = self.four.of("01_alpha", "check")
+        for tool in ("memcheck", "racecheck"):
+            (run,) = self.four.of("01_alpha", "sanitize", tool)
+            self.assertTrue(run.overlaps(check), self.four.runs)
+
+    def test_the_two_tools_of_one_part_overlap(self):
+        (memcheck,) = self.four.of("01_alpha", "sanitize", "memcheck")
+        (racecheck,) = self.four.of("01_alpha", "sanitize", "racecheck")
+        self.assertTrue(memcheck.overlaps(racecheck), self.four.runs)
+
+    def test_never_more_than_four_at_once_and_the_timings_alone(self):
+        self.assertEqual(self.four.most_at_once(), 4)
+        for r in self.four.of(kind="performance"):
+            self.assertEqual([o for o in self.four.runs if o is not r and o.overlaps(r)], [], r)
+
+    def test_the_part_s_wall_time_spans_its_tools(self):
+        tools = self.four.of("01_alpha", "sanitize")
+        span = max(r.end for r in tools) - min(r.start for r in tools)
+        wall = self.four.part("01_alpha/sanitize")["wall_s"]
+        self.assertLess(abs(wall - span), 0.2, (wall, span))
+        self.assertLess(wall, sum(r.end - r.start for r in tools))  # not the sum: they overlapped
+
+    def test_the_records_are_those_of_one_slot(self):
+        self.assertEqual(self.four.untimed_parts(), self.one.untimed_parts())
+        self.assertEqual(self.four.part("01_alpha/sanitize")["details"]["logs"],
+                         [f"logs/01_alpha/sanitize.{tool}{end}" for tool in ("memcheck", "racecheck")
+                          for end in (".log", ".sanitizer.log")])
+
+
+class ASpeculativeRunOfAFailingCheck(unittest.TestCase):
+    def test_is_killed_and_the_part_skipped_as_with_one_slot_with_no_log_of_it(self):
+        # 02's check fails after 0.5 s; its memcheck, started beside it, would hang till its 20 s timeout.
+        beta = "behaviour=wrong\ndelay=0.5\nsanitizer=hang\n"
+        t0 = time.monotonic()
+        g = Graded(slots=8, beta=beta)
+        took = time.monotonic() - t0
+        one = Graded(slots=1, beta=beta)
+        try:
+            self.assertLess(took, 12)
+            (memcheck,) = g.of("02_beta", "sanitize")
+            first = g.of("02_beta", "check")[0]
+            self.assertTrue(memcheck.overlaps(first))
+            self.assertLess(memcheck.end, max(r.end for r in g.of("02_beta", "check")) + 3)  # killed
+            self.assertEqual(one.of("02_beta", "sanitize"), [])
+            self.assertEqual(g.status("02_beta/sanitize"), (scoring.SKIPPED, 0.0))
+            self.assertEqual(g.untimed_parts(), one.untimed_parts())
+            self.assertNotIn("logs", g.part("02_beta/sanitize")["details"])
+            self.assertEqual([f for f in os.listdir(os.path.join(g.out, "logs", "02_beta")) if "sanitize" in f], [])
+            with open(os.path.join(g.out, "report.html"), encoding="utf-8") as f:
+                self.assertNotIn("02_beta/sanitize.", f.read())
+            started = g.started()
+            self.assertEqual([p for p in started if alive(p)], [])
+        finally:
+            g.close()
+            one.close()
+
+
+class ToolOrder(unittest.TestCase):
+    """01's sanitize part, memcheck then racecheck: the first tool that does not pass decides,
+    with four slots (both run at once) as with one (the second not run after a failing first)."""
+
+    def grade_both(self, alpha):
+        four, one = Graded(slots=4, alpha=alpha), Graded(slots=1, alpha=alpha)
+        self.addCleanup(four.close)
+        self.addCleanup(one.close)
+        self.assertEqual(four.untimed_parts(), one.untimed_parts())
+        return four, one
+
+    def test_a_failing_first_tool_decides_though_the_second_passed(self):
+        four, one = self.grade_both(DELAYED + "sanitizer_error=memcheck alpha_student.txt:15\n")
+        part = four.part("01_alpha/sanitize")
+        self.assertEqual((part["status"], part["points"]), (scoring.SANITIZER, 0.0))
+        self.assertTrue(part["message"].startswith("memcheck: "), part["message"])
+        self.assertEqual(part["details"]["tools"], ["memcheck"])
+        self.assertEqual(part["details"]["logs"], ["logs/01_alpha/sanitize.memcheck.log",
+                                                   "logs/01_alpha/sanitize.memcheck.sanitizer.log"])
+        self.assertEqual(sorted(r.tool for r in four.of("01_alpha", "sanitize")), ["memcheck", "racecheck"])  # at once
+        self.assertEqual([r.tool for r in one.of("01_alpha", "sanitize")], ["memcheck"])
+        self.assertFalse(os.path.exists(os.path.join(four.out, "logs", "01_alpha", "sanitize.racecheck.log")))
+
+    def test_a_passing_first_tool_and_a_failing_second_give_the_second_s_verdict(self):
+        four, one = self.grade_both(DELAYED + "sanitizer_error=racecheck alpha_student.txt:21\n")
+        part = four.part("01_alpha/sanitize")
+        self.assertEqual((part["status"], part["points"]), (scoring.SANITIZER, 0.0))
+        self.assertTrue(part["message"].startswith("racecheck: "), part["message"])
+        self.assertEqual(part["details"]["tools"], ["memcheck", "racecheck"])
+        self.assertEqual([r.tool for r in one.of("01_alpha", "sanitize")], ["memcheck", "racecheck"])
+
+
+class PoolOrder(unittest.TestCase):
+    def test_first_checks_then_sanitizer_tools_then_the_other_checks(self):
+        with open(os.path.join(os.path.dirname(HERE), "rubric.ini"), encoding="utf-8") as f:
+            rubric = parse_rubric(f.read())
+        names = sorted(e for e in rubric.parts if e != "*")
+        exercises = []
+        for name in names:
+            ex = mock.Mock()
+            ex.name = name
+            parts = rubric.parts_for(name)
+            exercises.append(([untimed.Task(ex, p) for p in parts if p.kind == "check"],
+                              [untimed.Task(ex, p, tool=tool) for p in parts if p.kind == "sanitize"
+                               for tool in p.tools]))
+        order = [(t.ex.name, t.tool or t.part.name) for t in untimed.pool_order(exercises)]
+        firsts = [(n, next(p.name for p in rubric.parts_for(n) if p.kind == "check")) for n in names]
+        self.assertEqual(order[:len(names)], firsts)
+        self.assertEqual(order[len(names):len(names) + 3], [("01_saxpy", "memcheck"), ("02_scan", "memcheck"),
+                                                            ("02_scan", "racecheck")])
+        self.assertEqual(order[-1], ("07_merge_sort", "sort (task 4)"))  # the only second check
+        self.assertEqual(sorted(order), sorted(
+            [(n, p.name) for n in names for p in rubric.parts_for(n) if p.kind == "check"]
+            + [(n, t) for n in names for p in rubric.parts_for(n) if p.kind == "sanitize" for t in p.tools]))
 
 
 class Stopped(unittest.TestCase):
@@ -290,7 +462,7 @@ class Stopped(unittest.TestCase):
             self.assertIsInstance(g.error, Interrupted)
             self.assertLess(time.monotonic() - t0, 15)  # the hanging check (20 s timeout) was killed
             self.assertEqual(g.threads_after, [])
-            started = [int(open(os.path.join(g.pids, f)).read()) for f in os.listdir(g.pids)]
+            started = g.started()
             deadline = time.monotonic() + 5
             while any(alive(p) for p in started) and time.monotonic() < deadline:
                 time.sleep(0.05)

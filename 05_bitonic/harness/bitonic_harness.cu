@@ -305,7 +305,8 @@ BitonicExercise make_exercise() {
          "(3) 2048-element tiles in shared memory: every step with j < 2048 in one launch",
          BITONIC_FN(bitonic_sort_shared)},
         {"fused", ImplKind::Reference,
-         "(4) 32 elements per thread in registers: 8192-element tiles, 5 long strides per pass over memory (3 with values)",
+         "(4) 32 elements per thread in registers: 8192-element tiles, 5 long strides per pass over memory (3 with "
+         "values)",
          BITONIC_FN(bitonic_sort_fused)},
         {"thrust", ImplKind::Library, "thrust::sort / thrust::sort_by_key, in place (a radix sort)",
          BITONIC_FN(thrust_sort)},

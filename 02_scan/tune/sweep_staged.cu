@@ -1,0 +1,221 @@
+// tune/sweep_staged.cu: more tiles in flight per SM. The shipped kernel holds its tile in
+// registers (74 a thread: 3 blocks of 256 threads an SM on an H200), so while a tile waits for its
+// look-back (2 us and more) at most 3 tiles an SM have bytes in flight. Here the tile goes to
+// shared memory with cp.async (16 bytes a thread an instruction, 512 contiguous bytes a warp, as
+// before) and the registers hold only each round's sum and prefix: the blocks an SM are bounded
+// by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Also swept: the shipped kernel
+// with __launch_bounds__ asking for 4 blocks an SM (at most 64 registers). Against the shipped
+// kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
+// for cp.async).
+#include "../scan_3_single_pass.cu"
+#include "common/device_buffer.h"
+#include "common/rng.h"
+#include "common/timing.h"
+
+#include <cstdio>
+#include <vector>
+using namespace pmpp;
+using namespace scan;
+using namespace scan_primitives;
+
+namespace staged_sweep {
+
+// The shipped kernel, with a minimum of MIN_BLOCKS blocks an SM asked of the register allocator.
+template <int THREADS, int ROUNDS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    bounded(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter, unsigned long long* statuses) {
+    __shared__ TileScanStorage<THREADS, ROUNDS> storage;
+    __shared__ unsigned tile_id, tile_prefix;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    const unsigned tile = tile_id;
+    constexpr std::size_t kTile = tile_elements<THREADS, ROUNDS>();
+    const std::size_t tile_first = tile * kTile;
+    const bool full = tile_first + kTile <= n;
+    uint4 v[ROUNDS];
+    load_tile<THREADS, ROUNDS, true>(in, tile_first, n, full, v);
+    unsigned sums[ROUNDS], prefix[ROUNDS];
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) sums[r] = v[r].x + v[r].y + v[r].z + v[r].w;
+    unsigned aggregate;
+    tile_exclusive_scan<THREADS, ROUNDS>(sums, prefix, aggregate, storage);
+    if (threadIdx.x < 32) {
+        unsigned before = 0;
+        if (tile == 0) {
+            if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate);
+        } else {
+            if (threadIdx.x == 0) publish(&statuses[tile], kStatusAggregate, aggregate);
+            before = look_back(statuses, tile);
+            if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
+        }
+        if (threadIdx.x == 0) tile_prefix = before;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const unsigned x = tile_prefix + prefix[r];
+        const uint4 a = v[r];
+        v[r] = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
+    }
+    store_tile<THREADS, ROUNDS, true>(out, tile_first, n, full, v);
+}
+
+// The tile staged in shared memory (dynamic: THREADS * ROUNDS 16-byte words). Thread t copies
+// and later reads the words r * THREADS + t only, so its own cp.async.wait_group makes them
+// visible to it: no barrier between the copy and the sums.
+template <int THREADS, int ROUNDS, int F, int P>
+__global__ void __launch_bounds__(THREADS)
+    staged(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter, unsigned long long* statuses) {
+    extern __shared__ uint4 words[];
+    __shared__ TileScanStorage<THREADS, ROUNDS> storage;
+    __shared__ unsigned tile_id, tile_prefix;
+    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
+    __syncthreads();
+    const unsigned tile = tile_id;
+    constexpr std::size_t kTile = tile_elements<THREADS, ROUNDS>();
+    const std::size_t tile_first = tile * kTile;
+    const bool full = tile_first + kTile <= n;
+    if (full) {
+#pragma unroll
+        for (int r = 0; r < ROUNDS; ++r) {
+            const unsigned* src = in + tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
+            const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(&words[r * THREADS + threadIdx.x]));
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+        }
+        asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+    } else {
+        for (int r = 0; r < ROUNDS; ++r) {
+            const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
+            uint4 w;
+            w.x = first < n ? in[first] : 0u;
+            w.y = first + 1 < n ? in[first + 1] : 0u;
+            w.z = first + 2 < n ? in[first + 2] : 0u;
+            w.w = first + 3 < n ? in[first + 3] : 0u;
+            words[r * THREADS + threadIdx.x] = w;
+        }
+    }
+    unsigned sums[ROUNDS], prefix[ROUNDS];
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const uint4 w = words[r * THREADS + threadIdx.x];
+        sums[r] = w.x + w.y + w.z + w.w;
+    }
+    unsigned aggregate;
+    tile_exclusive_scan<THREADS, ROUNDS>(sums, prefix, aggregate, storage);
+    if (threadIdx.x < 32) {
+        unsigned before = 0;
+        if (tile == 0) {
+            if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate);
+        } else {
+            if (threadIdx.x == 0) publish(&statuses[tile], kStatusAggregate, aggregate);
+            before = look_back(statuses, tile, LookBackWaits{F, P, 500});
+            if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
+        }
+        if (threadIdx.x == 0) tile_prefix = before;
+    }
+    __syncthreads();
+    const unsigned base = tile_prefix;
+#pragma unroll
+    for (int r = 0; r < ROUNDS; ++r) {
+        const uint4 a = words[r * THREADS + threadIdx.x];
+        const unsigned x = base + prefix[r];
+        const uint4 o = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
+        const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
+        if (full) {
+            *reinterpret_cast<uint4*>(out + first) = o;
+        } else {
+            if (first < n) out[first] = o.x;
+            if (first + 1 < n) out[first + 1] = o.y;
+            if (first + 2 < n) out[first + 2] = o.z;
+            if (first + 3 < n) out[first + 3] = o.w;
+        }
+    }
+}
+
+template <int T, int R, int MIN_BLOCKS>
+void run_bounded(const int* in, int* out, std::size_t n, void* ws) {
+    const std::size_t tiles = tiles_of<T, R>(n);
+    auto* w = static_cast<unsigned long long*>(ws);
+    cudaMemsetAsync(w, 0, (1 + tiles) * 8);
+    bounded<T, R, MIN_BLOCKS><<<static_cast<unsigned>(tiles), T>>>(reinterpret_cast<const unsigned*>(in),
+                                                                   reinterpret_cast<unsigned*>(out), n,
+                                                                   reinterpret_cast<unsigned*>(w), w + 1);
+}
+
+template <int T, int R, int F, int P>
+void run_staged(const int* in, int* out, std::size_t n, void* ws) {
+    const std::size_t tiles = tiles_of<T, R>(n);
+    const int smem = T * R * 16;
+    static bool set = [&] {
+        cudaFuncSetAttribute(staged<T, R, F, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        return true;
+    }();
+    (void)set;
+    auto* w = static_cast<unsigned long long*>(ws);
+    cudaMemsetAsync(w, 0, (1 + tiles) * 8);
+    staged<T, R, F, P><<<static_cast<unsigned>(tiles), T, smem>>>(reinterpret_cast<const unsigned*>(in),
+                                                                  reinterpret_cast<unsigned*>(out), n,
+                                                                  reinterpret_cast<unsigned*>(w), w + 1);
+}
+
+template <typename Kernel>
+int blocks_per_sm(Kernel k, int threads, int smem) {
+    int blocks = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
+    return blocks;
+}
+
+}  // namespace staged_sweep
+using namespace staged_sweep;
+
+int main() {
+    L2Flusher fl;
+    TimingOptions t;
+    t.repeats = 20;
+    t.warmup = 3;
+    std::printf(
+        "blocks an SM: shipped-shape bounded<256,8,4> %d, staged<256,8> %d, staged<256,12> %d, "
+        "staged<256,16> %d, staged<128,16> %d, staged<512,8> %d\n",
+        blocks_per_sm(bounded<256, 8, 4>, 256, 0), blocks_per_sm(staged<256, 8, 2000, 300>, 256, 256 * 8 * 16),
+        blocks_per_sm(staged<256, 12, 2000, 300>, 256, 256 * 12 * 16),
+        blocks_per_sm(staged<256, 16, 2000, 300>, 256, 256 * 16 * 16),
+        blocks_per_sm(staged<128, 16, 2000, 300>, 128, 128 * 16 * 16),
+        blocks_per_sm(staged<512, 8, 2000, 300>, 512, 512 * 8 * 16));
+    for (int lg : {20, 24, 28}) {
+        const std::size_t n = (std::size_t{1} << lg) + (lg == 20 ? 777 : 0);  // 2^20 + 777: a partial tile
+        std::vector<int> h = generate<int>(n, Distribution::Uniform, 1);
+        std::vector<int> expect(n);
+        exclusive_scan_cpu(h.data(), expect.data(), n);
+        DeviceBuffer<int> in, out(n);
+        in.upload(h);
+        DeviceBuffer<unsigned char> ws(std::max(scan_cub_workspace_bytes(n), workspace_bytes<128, 1>(n)) + 1024);
+        CopyBandwidth cb = measure_copy_bandwidth(n * 4, t, &fl);
+        Stats cub = time_device(t, &fl, [&] { exclusive_scan_cub(in.data(), out.data(), n, ws.data()); });
+        Stats shipped = time_device(t, &fl, [&] { exclusive_scan_single_pass(in.data(), out.data(), n, ws.data()); });
+        std::printf("n=2^%d%s memcpy %.4f ms  cub %.4f ms = %.2f of copy  shipped %.4f ms t/cub %.3f of copy %.2f %s\n",
+                    lg, lg == 20 ? "+777" : "", cb.ms.median, cub.median, cb.ms.median / cub.median, shipped.median,
+                    shipped.median / cub.median, cb.ms.median / shipped.median,
+                    out.to_host() == expect ? "ok" : "(wrong)");
+        auto row = [&](const char* name, const std::function<void()>& run) {
+            out.poison();
+            Stats s = time_device(t, &fl, run);
+            const bool ok = out.to_host() == expect;
+            std::printf("  %-34s %.4f ms (spread %.3f) t/cub %.3f of copy %.2f %s\n", name, s.median, s.spread(),
+                        s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)");
+        };
+        const int* i = in.data();
+        int* o = out.data();
+        void* w = ws.data();
+        row("bounded T=256 R=8 4 blocks/SM", [&] { run_bounded<256, 8, 4>(i, o, n, w); });
+        row("staged T=256 R=8 wait 2000/300", [&] { run_staged<256, 8, 2000, 300>(i, o, n, w); });
+        row("staged T=256 R=8 wait 1000/300", [&] { run_staged<256, 8, 1000, 300>(i, o, n, w); });
+        row("staged T=256 R=8 wait 3000/300", [&] { run_staged<256, 8, 3000, 300>(i, o, n, w); });
+        row("staged T=256 R=8 wait 2000/600", [&] { run_staged<256, 8, 2000, 600>(i, o, n, w); });
+        row("staged T=256 R=12 wait 2000/300", [&] { run_staged<256, 12, 2000, 300>(i, o, n, w); });
+        row("staged T=256 R=16 wait 2000/300", [&] { run_staged<256, 16, 2000, 300>(i, o, n, w); });
+        row("staged T=128 R=16 wait 2000/300", [&] { run_staged<128, 16, 2000, 300>(i, o, n, w); });
+        row("staged T=512 R=8 wait 2000/300", [&] { run_staged<512, 8, 2000, 300>(i, o, n, w); });
+        row("staged T=256 R=4 wait 2000/300", [&] { run_staged<256, 4, 2000, 300>(i, o, n, w); });
+    }
+    cudaDeviceSynchronize();
+}

@@ -91,13 +91,15 @@ def excerpt(path: str) -> Optional[str]:
     return "\n".join(lines)
 
 
-def _how_parts_ran(untimed_slots) -> Optional[str]:
-    """How grade_tree ran the parts (the record's untimed_slots)."""
+def _how_parts_ran(untimed_slots, untimed_order=None) -> Optional[str]:
+    """How grade_tree ran the parts (the record's untimed_slots and untimed_order)."""
     if not isinstance(untimed_slots, int):
         return None
     if untimed_slots <= 1:
         return "one at a time: the checks and sanitizer runs, then each performance part alone on the GPU"
-    return f"checks and sanitizer runs up to {untimed_slots} at once, then each performance part alone on the GPU"
+    order = f" ({untimed_order})" if isinstance(untimed_order, str) and untimed_order else ""
+    return (f"checks and sanitizer runs up to {untimed_slots} at once{order}, then each performance part alone on "
+            "the GPU")
 
 
 def _environment(doc: dict) -> str:
@@ -109,7 +111,7 @@ def _environment(doc: dict) -> str:
             ("compute capability", env.get("compute_capability")),
             ("device profile", (env.get("device_profile") + ": shapes and sizes as on that GPU, timings this GPU's")
              if env.get("device_profile") else "none (the GPU's own limits)"),
-            ("parts run", _how_parts_ran(env.get("untimed_slots"))),
+            ("parts run", _how_parts_ran(env.get("untimed_slots"), env.get("untimed_order"))),
             ("seed", doc.get("seed")),
             ("date", doc.get("date")), ("finished", doc.get("finished") or "not finished"),
             ("grading time", f"{float(doc.get('wall_s', 0.0)):.0f} s"), ("graded from", doc.get("source")),

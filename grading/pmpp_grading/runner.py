@@ -332,7 +332,8 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
             finished(ex, part, result, outcomes, None)
 
     # Several slots: every check part and every tool of a sanitize part is one task of one pool,
-    # `slots` processes at a time, in pool_order; a sanitize part's tools do not wait for its
+    # `slots` processes at a time, in pool_order (longest first once earlier submissions' times
+    # are known: settings.untimed_times, which each passed task updates); a sanitize part's tools do not wait for its
     # checks, and whichever of its tools and required checks ends last decides it (SanitizeTasks).
     sanitizing: Dict[str, List[SanitizeTasks]] = {}
 
@@ -355,6 +356,8 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
         if t.sanitize is None:
             folder = pictures_folder(ex, part)
             result, outcome = run_check(tree, ex, part, log_dir, settings, env, folder, sandbox, alone)
+            if result.status == scoring.PASSED:
+                settings.untimed_times.saw(t, result.wall_s)
             finished(ex, part, result, [outcome], folder)
             for s in sanitizing[ex.name]:
                 if part.name in s.part.requires:
@@ -373,6 +376,8 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
             run.end = time.monotonic()
             if run.verdict.status != scoring.PASSED:
                 s.cancel(after=t.tool)  # the tools after it cannot count
+            elif not s.scopes[t.tool].cancelled:
+                settings.untimed_times.saw(t, run.end - run.start)
         with lock:
             s.runs[t.tool] = run
         decide_if_ready(s)
@@ -388,7 +393,10 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
                           [Task(ex, s.part, s, tool) for s in sanitizing[ex.name] for tool in s.tools]))
         for s in (s for parts in sanitizing.values() for s in parts):
             decide_if_ready(s)  # no tool to run (no sanitizer) and no check required: decided now
-        in_slots(task, pool_order(tasks), slots, f"untimed-{student}")
+        known = len(settings.untimed_times)
+        doc["environment"]["untimed_order"] = (f"longest first by the times of {known} tasks of earlier submissions"
+                                               if known else "rubric order, no earlier times")
+        in_slots(task, pool_order(tasks, settings.untimed_times), slots, f"untimed-{student}")
     if sandbox is not None:
         sandbox.kill_all()  # what the untimed parts left (a setsid daemon) must not run beside a timing
     # Then the timings, one at a time: nothing else of this student runs on the GPU meanwhile.

@@ -302,6 +302,8 @@ class Grading:
         name = safe_name(os.path.basename(submission.rstrip("/")))
         out = self.output(name)
         settings = self.settings(seed, 1)
+        earlier = reports.read_json(os.path.join(out, "grade.json"))
+        settings.untimed_times.learn([earlier] if earlier else [])  # its last grading's times: longest first
         docs: List[dict] = []
 
         def go():

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, Optional
 
 from .processes import StopSignal
 from .rubric import Part, Rubric
 from .toolchain import make_env, nvcc_release
+from .untimed import TaskTimes
 
 
 @dataclass
@@ -27,6 +28,8 @@ class Settings:
     make_jobs: int = 2                     # make -j of one build
     build_slots: int = 1                   # exercises built at once for one student
     untimed_slots: int = 1                 # check and sanitizer processes run at once
+    # the untimed tasks' times, longest first in the next submission's pool (one batch's workers share it)
+    untimed_times: TaskTimes = field(default_factory=TaskTimes)
 
     def part_timeout(self, part: Part) -> float:
         return self.timeout if self.timeout is not None else part.timeout

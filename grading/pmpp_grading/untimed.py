@@ -1,13 +1,15 @@
 """The untimed parts' pool of runner.grade_tree (check parts and sanitizer runs, several at a
 time; the performance parts run alone, after): in_slots runs the tasks, at most `slots` at once;
 with more than one slot every check part and every tool of a sanitize part is a Task, in
-pool_order, and a sanitize part's tools (SanitizeTasks) start without waiting for the checks it
+pool_order (longest first, by the times of earlier submissions: TaskTimes), and a sanitize
+part's tools (SanitizeTasks) start without waiting for the checks it
 requires or for each other; the part is decided once they have all ended, as run one after the
 other: a failing check makes it what scoring.prerequisite says, the speculative runs discarded,
 and the first tool in the rubric's order that did not pass decides, those after it ignored.
 """
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
@@ -15,7 +17,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
 from . import sanitizer, scoring
 from .course import Exercise
 from .processes import CancelScope, StopSignal
-from .rubric import Part
+from .rubric import CHECK, SANITIZE, Part
 from .scoring import PartResult, RunOutcome
 
 T = TypeVar("T")
@@ -132,15 +134,84 @@ class Task:
     tool: Optional[str] = None
 
 
-def pool_order(exercises: List[Tuple[List[Task], List[Task]]]) -> List[Task]:
-    """The untimed pool's tasks, from each exercise's (check tasks, sanitize tool tasks): every
-    exercise's first check, then every exercise's sanitize tools (exercise after exercise, each
-    part's in the rubric's order), then the remaining checks. With a slot an exercise (8 on an
-    H200 for the course's 8), every exercise starts at once, with the task that decides whether
-    the rest counts (a failing check kills its tools' runs) and is often its longest (06's check,
-    31 s); the sanitizer's runs, 10-100x slower a case, are the long tails, so they come next,
-    before the few second checks (07's alone in the course's rubric), the only checks that wait
-    behind sanitizer runs. The tasks' times are not known beforehand: nothing finer is tried."""
+class TaskTimes:
+    """How long each untimed task (a check part, one tool of a sanitize part) took when it last
+    ran to a pass: the order of the next submission's pool (pool_order). One batch's workers
+    share it; seeded from the reports already in the output folder (learn), so that a resumed
+    batch or a second grading of one submission starts with it too. Only passes count: a check
+    that failed early, or a run killed because its verdict could not count, says nothing of
+    how long the task takes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seconds: Dict[str, float] = {}
+
+    @staticmethod
+    def key(exercise: str, part: str, tool: Optional[str] = None) -> str:
+        return f"{exercise}/{part}" + (f" [{tool}]" if tool else "")
+
+    def of(self, task: "Task") -> Optional[float]:
+        with self._lock:
+            return self._seconds.get(self.key(task.ex.name, task.part.name, task.tool))
+
+    def saw(self, task: "Task", seconds: float) -> None:
+        with self._lock:
+            self._seconds[self.key(task.ex.name, task.part.name, task.tool)] = float(seconds)
+
+    def learn(self, docs: Sequence[dict]) -> None:
+        """The passed check and sanitize parts of earlier reports (grade.json documents), oldest
+        first, so that the newest time of a task is kept. A sanitize part's wall time spans its
+        tools' runs: each of its tools is given it (an over-estimate for the shorter)."""
+        def finished(doc: dict) -> str:
+            return str(doc.get("finished") or "")
+
+        for doc in sorted(docs, key=finished):
+            for e in doc.get("exercises") or []:
+                for p in e.get("parts") or []:
+                    wall = p.get("wall_s")
+                    if p.get("status") != scoring.PASSED or not isinstance(wall, (int, float)):
+                        continue
+                    if p.get("kind") == CHECK:
+                        keys = [self.key(e.get("exercise"), p.get("part"))]
+                    elif p.get("kind") == SANITIZE:
+                        keys = [self.key(e.get("exercise"), p.get("part"), t)
+                                for t in (p.get("details") or {}).get("tools") or []]
+                    else:
+                        continue
+                    with self._lock:
+                        for k in keys:
+                            self._seconds[k] = float(wall)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._seconds)
+
+
+def pool_order(exercises: List[Tuple[List[Task], List[Task]]], times: Optional[TaskTimes] = None) -> List[Task]:
+    """The untimed pool's tasks, from each exercise's (check tasks, sanitize tool tasks).
+
+    With the times of earlier submissions (TaskTimes): longest first, so that the long tails
+    (06's sanitizer runs, 50 s on an H200, against 3 s for 02's check) start at once and the
+    short tasks fill the slots around them; a task with no time yet goes first (it may be
+    long), ties in the order below. Measured on an H200 with 8 slots: the order below started
+    06's tools 9 s late, when the first short checks ended, and its sanitize part ended the
+    untimed phase (109 s in all).
+
+    Without times (the batch's first submission): every exercise's first check, then every
+    exercise's sanitize tools (exercise after exercise, each part's in the rubric's order), then
+    the remaining checks. With a slot an exercise (8 on an H200 for the course's 8), every
+    exercise starts at once, with the task that decides whether the rest counts (a failing
+    check kills its tools' runs) and is often its longest; the sanitizer's runs, 10-100x slower
+    a case, are the long tails, so they come next, before the few second checks (07's alone in
+    the course's rubric), the only checks that wait behind sanitizer runs."""
     firsts = [checks[0] for checks, _ in exercises if checks]
-    return (firsts + [t for _, tools in exercises for t in tools]
-            + [t for checks, _ in exercises for t in checks[1:]])
+    order = (firsts + [t for _, tools in exercises for t in tools]
+             + [t for checks, _ in exercises for t in checks[1:]])
+    if times is None or len(times) == 0:
+        return order
+
+    def longest_first(task: Task) -> float:
+        seconds = times.of(task)
+        return -(math.inf if seconds is None else seconds)
+
+    return sorted(order, key=longest_first)  # stable: ties keep the order above

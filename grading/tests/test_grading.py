@@ -181,6 +181,20 @@ class OneSubmission(unittest.TestCase):
             c.close()
 
 
+    def test_a_second_grading_starts_the_longest_untimed_tasks_of_the_first_first(self):
+        c = Course()
+        try:
+            sub = c.submissions({"ann": {"01_alpha/alpha_student.txt": PASS, "02_beta/beta_student.txt": PASS}})
+            for order in ("rubric order, no earlier times", "longest first by the times of"):
+                p = c.run("--submission", os.path.join(sub, "ann"), "--base", "worktree", "--untimed-parallel", "2")
+                self.assertEqual(p.returncode, 0, p.stdout)
+                doc = load(os.path.join(c.out, "grade.json"))
+                self.assertTrue(doc["environment"]["untimed_order"].startswith(order), doc["environment"])
+                self.assertEqual(doc["environment"]["untimed_slots"], 2)
+        finally:
+            c.close()
+
+
 class Batch(unittest.TestCase):
     """One batch covering every outcome, graded once on two GPUs; the tests read its reports."""
 

@@ -5,7 +5,9 @@ beside its exercise's checks, and never side by side with one slot (each exercis
 then its tools in order); then every performance part alone; a failing check still skips its
 exercise's sanitize and performance parts, the sanitizer's runs started beside it discarded;
 a sanitize part scores as with one slot whichever of its tools fails; the reports keep the
-rubric's order; a stop leaves valid reports and no thread behind.
+rubric's order; a stop leaves valid reports and no thread behind; once earlier submissions'
+times are known (untimed.TaskTimes, learned from their reports or recorded as tasks pass) the
+pool starts the longest tasks first, the records unchanged.
 Every harness run is timed in this process (runner.run_harness wrapped), so the tests read
 when each process ran. Then the default number of slots (settings.default_untimed_slots, the
 GPU's memory from a stand-in nvidia-smi), the command line's --untimed-parallel, and the
@@ -107,15 +109,15 @@ def exercise_of(argv: List[str]) -> str:
 class Graded:
     """One grade_tree of a fresh copy of the stand-in course with RUBRIC, its runs recorded."""
 
-    def __init__(self, slots: int, alpha: str = DELAYED, beta: str = DELAYED, stop_when=None):
+    def __init__(self, slots: int, alpha: str = DELAYED, beta: str = DELAYED, stop_when=None, times=None):
         self.tmp = tempfile.mkdtemp()
         try:
-            self._grade(slots, alpha, beta, stop_when)
+            self._grade(slots, alpha, beta, stop_when, times)
         except BaseException:
             shutil.rmtree(self.tmp)
             raise
 
-    def _grade(self, slots, alpha, beta, stop_when):
+    def _grade(self, slots, alpha, beta, stop_when, times):
         self.tree = os.path.join(self.tmp, "course")
         shutil.copytree(FAKE, self.tree)
         write(os.path.join(self.tree, "01_alpha", "alpha_student.txt"), alpha)
@@ -130,6 +132,8 @@ class Graded:
         self.settings = settings.Settings(rubric=self.rubric, seed=42, stop=StopSignal(),
                                           progress=lambda who, text: self.lines.append(text), make_jobs=1,
                                           build_slots=2, untimed_slots=slots)
+        if times is not None:
+            self.settings.untimed_times = times
         original = runner.run_harness
         lock = threading.Lock()
 
@@ -279,8 +283,8 @@ class SideBySide(unittest.TestCase):
         self.assertEqual(self.two.doc["environment"]["untimed_slots"], 2)
         self.assertEqual(self.one.doc["environment"]["untimed_slots"], 1)
         with open(os.path.join(self.two.out, "report.html"), encoding="utf-8") as f:
-            self.assertIn("<th>parts run</th><td>checks and sanitizer runs up to 2 at once, then each performance "
-                          "part alone on the GPU</td>", f.read())
+            self.assertIn("<th>parts run</th><td>checks and sanitizer runs up to 2 at once (rubric order, no earlier "
+                          "times), then each performance part alone on the GPU</td>", f.read())
 
     def test_no_pool_thread_outlives_the_grading(self):
         self.assertEqual((self.two.threads_after, self.one.threads_after), ([], []))
@@ -426,20 +430,41 @@ class ToolOrder(unittest.TestCase):
         self.assertEqual([r.tool for r in one.of("01_alpha", "sanitize")], ["memcheck", "racecheck"])
 
 
+def times_of(seconds: dict) -> untimed.TaskTimes:
+    """A TaskTimes that knows `seconds` ({"EXERCISE/PART" or "EXERCISE/PART [TOOL]": s})."""
+    times = untimed.TaskTimes()
+    for key, value in seconds.items():
+        head, _, tool = key.partition(" [")
+        exercise, part = head.split("/", 1)
+        task = untimed.Task(mock.Mock(), Part(exercise=exercise, name=part, kind="check", points=1),
+                            tool=tool.rstrip("]") or None)
+        task.ex.name = exercise
+        times.saw(task, value)
+    return times
+
+
+def stand_in_tasks(rubric):
+    """pool_order's input for every exercise of `rubric`, the exercises stand-ins."""
+    exercises = []
+    for name in sorted(e for e in rubric.parts if e != "*"):
+        ex = mock.Mock()
+        ex.name = name
+        parts = rubric.parts_for(name)
+        exercises.append(([untimed.Task(ex, p) for p in parts if p.kind == "check"],
+                          [untimed.Task(ex, p, tool=tool) for p in parts if p.kind == "sanitize" for tool in p.tools]))
+    return exercises
+
+
+def named(tasks):
+    return [f"{t.ex.name}/{t.part.name}" + (f" [{t.tool}]" if t.tool else "") for t in tasks]
+
+
 class PoolOrder(unittest.TestCase):
     def test_first_checks_then_sanitizer_tools_then_the_other_checks(self):
         with open(os.path.join(os.path.dirname(HERE), "rubric.ini"), encoding="utf-8") as f:
             rubric = parse_rubric(f.read())
         names = sorted(e for e in rubric.parts if e != "*")
-        exercises = []
-        for name in names:
-            ex = mock.Mock()
-            ex.name = name
-            parts = rubric.parts_for(name)
-            exercises.append(([untimed.Task(ex, p) for p in parts if p.kind == "check"],
-                              [untimed.Task(ex, p, tool=tool) for p in parts if p.kind == "sanitize"
-                               for tool in p.tools]))
-        order = [(t.ex.name, t.tool or t.part.name) for t in untimed.pool_order(exercises)]
+        order = [(t.ex.name, t.tool or t.part.name) for t in untimed.pool_order(stand_in_tasks(rubric))]
         firsts = [(n, next(p.name for p in rubric.parts_for(n) if p.kind == "check")) for n in names]
         self.assertEqual(order[:len(names)], firsts)
         self.assertEqual(order[len(names):len(names) + 3], [("01_saxpy", "memcheck"), ("02_scan", "memcheck"),
@@ -448,6 +473,123 @@ class PoolOrder(unittest.TestCase):
         self.assertEqual(sorted(order), sorted(
             [(n, p.name) for n in names for p in rubric.parts_for(n) if p.kind == "check"]
             + [(n, t) for n in names for p in rubric.parts_for(n) if p.kind == "sanitize" for t in p.tools]))
+
+
+class PoolOrderByTimes(unittest.TestCase):
+    """With the times of earlier submissions, the pool starts the longest tasks first."""
+
+    def setUp(self):
+        self.rubric = parse_rubric(RUBRIC)
+        self.tasks = stand_in_tasks(self.rubric)
+        self.without = named(untimed.pool_order(self.tasks))
+
+    def test_no_times_or_an_empty_record_keep_the_rubric_s_order(self):
+        self.assertEqual(self.without, ["01_alpha/correctness", "02_beta/correctness", "01_alpha/sanitize [memcheck]",
+                                        "01_alpha/sanitize [racecheck]", "02_beta/sanitize [memcheck]",
+                                        "02_beta/second check"])
+        self.assertEqual(named(untimed.pool_order(self.tasks, untimed.TaskTimes())), self.without)
+
+    def test_longest_first(self):
+        times = times_of({"01_alpha/correctness": 3, "02_beta/correctness": 1, "01_alpha/sanitize [memcheck]": 20,
+                          "01_alpha/sanitize [racecheck]": 50, "02_beta/sanitize [memcheck]": 2,
+                          "02_beta/second check": 9})
+        self.assertEqual(named(untimed.pool_order(self.tasks, times)),
+                         ["01_alpha/sanitize [racecheck]", "01_alpha/sanitize [memcheck]", "02_beta/second check",
+                          "01_alpha/correctness", "02_beta/sanitize [memcheck]", "02_beta/correctness"])
+
+    def test_a_task_with_no_time_goes_first_and_ties_keep_the_rubric_s_order(self):
+        times = times_of({"01_alpha/correctness": 5, "02_beta/correctness": 5, "01_alpha/sanitize [memcheck]": 5,
+                          "02_beta/sanitize [memcheck]": 5, "02_beta/second check": 5})
+        self.assertEqual(named(untimed.pool_order(self.tasks, times)),
+                         ["01_alpha/sanitize [racecheck]", "01_alpha/correctness", "02_beta/correctness",
+                          "01_alpha/sanitize [memcheck]", "02_beta/sanitize [memcheck]", "02_beta/second check"])
+
+    def test_every_task_once_whatever_the_times(self):
+        times = times_of({"02_beta/second check": 1000})
+        self.assertEqual(sorted(named(untimed.pool_order(self.tasks, times))), sorted(self.without))
+
+
+class TaskTimesLearned(unittest.TestCase):
+    """TaskTimes.learn reads earlier reports: passed checks, and each tool of a passed sanitize part."""
+
+    @staticmethod
+    def report(finished, parts):
+        return {"finished": finished, "exercises": [{"exercise": "01_alpha", "parts": parts}]}
+
+    @staticmethod
+    def part(name, kind, status, wall, tools=None):
+        return {"part": name, "kind": kind, "status": status, "wall_s": wall,
+                "details": {"tools": tools} if tools else {}}
+
+    def test_passed_checks_and_every_tool_of_a_passed_sanitize_part(self):
+        times = untimed.TaskTimes()
+        times.learn([self.report("2026-12-02 10:00:00 UTC", [
+            self.part("correctness", "check", "passed", 3.5),
+            self.part("sanitize", "sanitize", "passed", 40.0, ["memcheck", "racecheck"]),
+            self.part("performance", "performance", "passed", 9.0)])])
+        order = named(untimed.pool_order(stand_in_tasks(parse_rubric(RUBRIC)), times))
+        self.assertEqual(len(times), 3)
+        # 02_beta's tasks have no time: first, in the rubric's order; then 01's, longest first
+        self.assertEqual(order, ["02_beta/correctness", "02_beta/sanitize [memcheck]", "02_beta/second check",
+                                 "01_alpha/sanitize [memcheck]", "01_alpha/sanitize [racecheck]",
+                                 "01_alpha/correctness"])
+
+    def test_a_part_that_did_not_pass_or_has_no_time_teaches_nothing(self):
+        times = untimed.TaskTimes()
+        times.learn([self.report("2026-12-02 10:00:00 UTC", [
+            self.part("correctness", "check", "wrong result", 0.4),
+            self.part("sanitize", "sanitize", "skipped", 0.0, ["memcheck"]),
+            {"part": "broken", "kind": "check", "status": "passed"}]), {}])
+        self.assertEqual(len(times), 0)
+
+    def test_the_newest_report_s_time_wins(self):
+        times = untimed.TaskTimes()
+        newer = self.report("2026-12-02 11:00:00 UTC", [self.part("correctness", "check", "passed", 7.0)])
+        older = self.report("2026-12-02 09:00:00 UTC", [self.part("correctness", "check", "passed", 2.0)])
+        times.learn([newer, older])
+        task = untimed.Task(mock.Mock(), Part(exercise="01_alpha", name="correctness", kind="check", points=1))
+        task.ex.name = "01_alpha"
+        self.assertEqual(times.of(task), 7.0)
+
+
+class AnEarlierSubmissionsTimes(unittest.TestCase):
+    """grade_tree records each passed task's time, and orders the next student's pool by them."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.times = untimed.TaskTimes()
+        cls.first = Graded(slots=2, times=cls.times)
+        cls.learned = len(cls.times)
+        # 02's sanitizer run and 01's racecheck "took longest": with two slots they start first
+        cls.times.saw(next(t for t in cls.tasks() if t.tool == "memcheck" and t.ex.name == "02_beta"), 100.0)
+        cls.times.saw(next(t for t in cls.tasks() if t.tool == "racecheck"), 90.0)
+        cls.second = Graded(slots=2, times=cls.times)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.first.close()
+        cls.second.close()
+
+    @staticmethod
+    def tasks():
+        return [t for checks, tools in stand_in_tasks(parse_rubric(RUBRIC)) for t in checks + tools]
+
+    def test_every_task_that_passed_is_timed(self):
+        self.assertEqual(self.learned, 6)
+
+    def test_the_record_says_which_order_the_pool_took(self):
+        self.assertEqual(self.first.doc["environment"]["untimed_order"], "rubric order, no earlier times")
+        self.assertEqual(self.second.doc["environment"]["untimed_order"],
+                         "longest first by the times of 6 tasks of earlier submissions")
+
+    def test_the_longest_tasks_start_first(self):
+        firsts = [(r.exercise, r.kind, r.tool) for r in self.second.runs[:2]]
+        self.assertEqual(sorted(firsts), [("01_alpha", "sanitize", "racecheck"), ("02_beta", "sanitize", "memcheck")])
+        self.assertEqual(sorted((r.exercise, r.kind) for r in self.first.runs[:2]),
+                         [("01_alpha", "check"), ("02_beta", "check")])
+
+    def test_the_order_changes_no_record(self):
+        self.assertEqual(self.second.untimed_parts(), self.first.untimed_parts())
 
 
 class Stopped(unittest.TestCase):

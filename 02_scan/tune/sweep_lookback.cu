@@ -2,12 +2,8 @@
 // all (a wrong result, to price the look-back), and with the look-back waits of scan_3_lookback.cuh
 // swept. The experiments of NOTES.md, 3d-3g. Built by tune/gpu_run.sh.
 #include "../scan_3_single_pass.cu"
-#include "common/timing.h"
-#include "common/device_buffer.h"
-#include "common/rng.h"
-#include <cstdio>
-#include <vector>
-using namespace pmpp;
+#include "scan_sweep.h"
+
 using namespace scan;
 using namespace scan_primitives;
 
@@ -61,38 +57,15 @@ void run(const int* in, int* out, std::size_t n, void* ws) {
 }
 
 int main() {
-    L2Flusher fl;
-    TimingOptions t;
-    t.repeats = 20;
-    t.warmup = 3;
-    for (int lg : {20, 24, 28}) {
-        const std::size_t n = std::size_t{1} << lg;
-        std::vector<int> h = generate<int>(n, Distribution::Uniform, 1);
-        std::vector<int> expect(n);
-        exclusive_scan_cpu(h.data(), expect.data(), n);
-        DeviceBuffer<int> in, out(n);
-        in.upload(h);
-        DeviceBuffer<unsigned char> ws(std::max(scan_cub_workspace_bytes(n), workspace_bytes<128, 1>(n)) + 1024);
-        CopyBandwidth cb = measure_copy_bandwidth(n * 4, t, &fl);
-        Stats cub = time_device(t, &fl, [&] { exclusive_scan_cub(in.data(), out.data(), n, ws.data()); });
-        std::printf("n=2^%d memcpy %.4f ms  cub %.4f ms = %.2f of copy\n", lg, cb.ms.median, cub.median,
-                    cb.ms.median / cub.median);
-#define RUNV(T, R, M, F, P)                                                                                         \
-    {                                                                                                               \
-        Stats s = time_device(t, &fl, [&] { run<T, R, M, F, P>(in.data(), out.data(), n, ws.data()); });            \
-        bool ok = out.to_host() == expect;                                                                          \
-        std::printf("  T=%4d R=%d look-back=%d first=%4d poll=%3d: %.4f ms  t/cub %.3f  of copy %.2f %s\n", T, R,   \
-                    (int)M, F, P, s.median, s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)"); \
-    }
-        RUNV(256, 8, kNoLookback, 0, 0);
-        RUNV(256, 8, kLookBack, 0, 0);
-        RUNV(256, 8, kLookBack, 1000, 300);
-        RUNV(256, 8, kLookBack, 2000, 300);
-        RUNV(256, 8, kLookBack, 3000, 300);
-        RUNV(256, 8, kLookBack, 2000, 650);
-        RUNV(256, 4, kLookBack, 2000, 300);
-        RUNV(128, 8, kLookBack, 2000, 300);
-        RUNV(256, 6, kLookBack, 2000, 300);
-    }
-    cudaDeviceSynchronize();
+    return scan_sweep::sweep([](scan_sweep::Size& s) {
+        s.row("T=256 R=8 no look-back (wrong: its price)", run<256, 8, kNoLookback>);
+        s.row("T=256 R=8 look-back, no waits", run<256, 8, kLookBack, 0, 0>);
+        s.row("T=256 R=8 look-back, first 1000 poll 300", run<256, 8, kLookBack, 1000, 300>);
+        s.row("T=256 R=8 look-back, first 2000 poll 300", run<256, 8, kLookBack, 2000, 300>);
+        s.row("T=256 R=8 look-back, first 3000 poll 300", run<256, 8, kLookBack, 3000, 300>);
+        s.row("T=256 R=8 look-back, first 2000 poll 650", run<256, 8, kLookBack, 2000, 650>);
+        s.row("T=256 R=4 look-back, first 2000 poll 300", run<256, 4, kLookBack, 2000, 300>);
+        s.row("T=128 R=8 look-back, first 2000 poll 300", run<128, 8, kLookBack, 2000, 300>);
+        s.row("T=256 R=6 look-back, first 2000 poll 300", run<256, 6, kLookBack, 2000, 300>);
+    });
 }

@@ -6,13 +6,8 @@
 // shape. Against the shipped kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by
 // `make -C 02_scan tune`.
 #include "../scan_3_single_pass.cu"
-#include "common/device_buffer.h"
-#include "common/rng.h"
-#include "common/timing.h"
+#include "scan_sweep.h"
 
-#include <cstdio>
-#include <vector>
-using namespace pmpp;
 using namespace scan;
 using namespace scan_primitives;
 
@@ -110,50 +105,22 @@ void run_overlapped(const int* in, int* out, std::size_t n, void* ws) {
 using namespace overlap_sweep;
 
 int main() {
-    L2Flusher fl;
-    TimingOptions t;
-    t.repeats = 20;
-    t.warmup = 3;
-    for (int lg : {20, 24, 28}) {
-        const std::size_t n = std::size_t{1} << lg;
-        std::vector<int> h = generate<int>(n, Distribution::Uniform, 1);
-        std::vector<int> expect(n);
-        exclusive_scan_cpu(h.data(), expect.data(), n);
-        DeviceBuffer<int> in, out(n);
-        in.upload(h);
-        DeviceBuffer<unsigned char> ws(std::max(scan_cub_workspace_bytes(n), workspace_bytes<128, 1>(n)) + 1024);
-        CopyBandwidth cb = measure_copy_bandwidth(n * 4, t, &fl);
-        Stats cub = time_device(t, &fl, [&] { exclusive_scan_cub(in.data(), out.data(), n, ws.data()); });
-        Stats shipped = time_device(t, &fl, [&] { exclusive_scan_single_pass(in.data(), out.data(), n, ws.data()); });
-        std::printf("n=2^%d memcpy %.4f ms  cub %.4f ms = %.2f of copy  shipped %.4f ms t/cub %.3f of copy %.2f %s\n",
-                    lg, cb.ms.median, cub.median, cb.ms.median / cub.median, shipped.median,
-                    shipped.median / cub.median, cb.ms.median / shipped.median,
-                    out.to_host() == expect ? "ok" : "(wrong)");
-#define RUNO(T, R, F, P)                                                                                             \
-    {                                                                                                                \
-        out.poison();                                                                                                \
-        Stats s = time_device(t, &fl, [&] { run_overlapped<T, R, F, P>(in.data(), out.data(), n, ws.data()); });     \
-        const bool ok = out.to_host() == expect;                                                                     \
-        std::printf(                                                                                                 \
-            "  overlapped T=%4d+32 R=%2d first=%4d poll=%3d: %.4f ms (spread %.3f) t/cub %.3f of copy %.2f %s\n", T, \
-            R, F, P, s.median, s.spread(), s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)");   \
-    }
-        RUNO(256, 8, 0, 0);
-        RUNO(256, 8, 0, 100);
-        RUNO(256, 8, 0, 300);
-        RUNO(256, 8, 500, 100);
-        RUNO(256, 8, 500, 300);
-        RUNO(256, 8, 1000, 100);
-        RUNO(256, 8, 1000, 300);
-        RUNO(256, 8, 2000, 300);
-        RUNO(256, 12, 500, 300);
-        RUNO(256, 12, 1000, 300);
-        RUNO(256, 16, 500, 300);
-        RUNO(256, 16, 1000, 300);
-        RUNO(512, 8, 500, 300);
-        RUNO(512, 8, 1000, 300);
-        RUNO(128, 16, 1000, 300);
-        RUNO(384, 8, 1000, 300);
-    }
-    cudaDeviceSynchronize();
+    return scan_sweep::sweep([](scan_sweep::Size& s) {
+        s.row("overlapped T=256+32 R=8 first=0 poll=0", run_overlapped<256, 8, 0, 0>);
+        s.row("overlapped T=256+32 R=8 first=0 poll=100", run_overlapped<256, 8, 0, 100>);
+        s.row("overlapped T=256+32 R=8 first=0 poll=300", run_overlapped<256, 8, 0, 300>);
+        s.row("overlapped T=256+32 R=8 first=500 poll=100", run_overlapped<256, 8, 500, 100>);
+        s.row("overlapped T=256+32 R=8 first=500 poll=300", run_overlapped<256, 8, 500, 300>);
+        s.row("overlapped T=256+32 R=8 first=1000 poll=100", run_overlapped<256, 8, 1000, 100>);
+        s.row("overlapped T=256+32 R=8 first=1000 poll=300", run_overlapped<256, 8, 1000, 300>);
+        s.row("overlapped T=256+32 R=8 first=2000 poll=300", run_overlapped<256, 8, 2000, 300>);
+        s.row("overlapped T=256+32 R=12 first=500 poll=300", run_overlapped<256, 12, 500, 300>);
+        s.row("overlapped T=256+32 R=12 first=1000 poll=300", run_overlapped<256, 12, 1000, 300>);
+        s.row("overlapped T=256+32 R=16 first=500 poll=300", run_overlapped<256, 16, 500, 300>);
+        s.row("overlapped T=256+32 R=16 first=1000 poll=300", run_overlapped<256, 16, 1000, 300>);
+        s.row("overlapped T=512+32 R=8 first=500 poll=300", run_overlapped<512, 8, 500, 300>);
+        s.row("overlapped T=512+32 R=8 first=1000 poll=300", run_overlapped<512, 8, 1000, 300>);
+        s.row("overlapped T=128+32 R=16 first=1000 poll=300", run_overlapped<128, 16, 1000, 300>);
+        s.row("overlapped T=384+32 R=8 first=1000 poll=300", run_overlapped<384, 8, 1000, 300>);
+    });
 }

@@ -8,13 +8,8 @@
 // kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
 // for cp.async).
 #include "../scan_3_single_pass.cu"
-#include "common/device_buffer.h"
-#include "common/rng.h"
-#include "common/timing.h"
+#include "scan_sweep.h"
 
-#include <cstdio>
-#include <vector>
-using namespace pmpp;
 using namespace scan;
 using namespace scan_primitives;
 
@@ -169,53 +164,24 @@ int blocks_per_sm(Kernel k, int threads, int smem) {
 using namespace staged_sweep;
 
 int main() {
-    L2Flusher fl;
-    TimingOptions t;
-    t.repeats = 20;
-    t.warmup = 3;
     std::printf(
-        "blocks an SM: shipped-shape bounded<256,8,4> %d, staged<256,8> %d, staged<256,12> %d, "
-        "staged<256,16> %d, staged<128,16> %d, staged<512,8> %d\n",
+        "blocks an SM: bounded<256,8,4> %d, staged<256,8> %d, staged<256,12> %d, staged<256,16> %d, "
+        "staged<128,16> %d, staged<512,8> %d\n",
         blocks_per_sm(bounded<256, 8, 4>, 256, 0), blocks_per_sm(staged<256, 8, 2000, 300>, 256, 256 * 8 * 16),
         blocks_per_sm(staged<256, 12, 2000, 300>, 256, 256 * 12 * 16),
         blocks_per_sm(staged<256, 16, 2000, 300>, 256, 256 * 16 * 16),
         blocks_per_sm(staged<128, 16, 2000, 300>, 128, 128 * 16 * 16),
         blocks_per_sm(staged<512, 8, 2000, 300>, 512, 512 * 8 * 16));
-    for (int lg : {20, 24, 28}) {
-        const std::size_t n = (std::size_t{1} << lg) + (lg == 20 ? 777 : 0);  // 2^20 + 777: a partial tile
-        std::vector<int> h = generate<int>(n, Distribution::Uniform, 1);
-        std::vector<int> expect(n);
-        exclusive_scan_cpu(h.data(), expect.data(), n);
-        DeviceBuffer<int> in, out(n);
-        in.upload(h);
-        DeviceBuffer<unsigned char> ws(std::max(scan_cub_workspace_bytes(n), workspace_bytes<128, 1>(n)) + 1024);
-        CopyBandwidth cb = measure_copy_bandwidth(n * 4, t, &fl);
-        Stats cub = time_device(t, &fl, [&] { exclusive_scan_cub(in.data(), out.data(), n, ws.data()); });
-        Stats shipped = time_device(t, &fl, [&] { exclusive_scan_single_pass(in.data(), out.data(), n, ws.data()); });
-        std::printf("n=2^%d%s memcpy %.4f ms  cub %.4f ms = %.2f of copy  shipped %.4f ms t/cub %.3f of copy %.2f %s\n",
-                    lg, lg == 20 ? "+777" : "", cb.ms.median, cub.median, cb.ms.median / cub.median, shipped.median,
-                    shipped.median / cub.median, cb.ms.median / shipped.median,
-                    out.to_host() == expect ? "ok" : "(wrong)");
-        auto row = [&](const char* name, const std::function<void()>& run) {
-            out.poison();
-            Stats s = time_device(t, &fl, run);
-            const bool ok = out.to_host() == expect;
-            std::printf("  %-34s %.4f ms (spread %.3f) t/cub %.3f of copy %.2f %s\n", name, s.median, s.spread(),
-                        s.median / cub.median, cb.ms.median / s.median, ok ? "ok" : "(wrong)");
-        };
-        const int* i = in.data();
-        int* o = out.data();
-        void* w = ws.data();
-        row("bounded T=256 R=8 4 blocks/SM", [&] { run_bounded<256, 8, 4>(i, o, n, w); });
-        row("staged T=256 R=8 wait 2000/300", [&] { run_staged<256, 8, 2000, 300>(i, o, n, w); });
-        row("staged T=256 R=8 wait 1000/300", [&] { run_staged<256, 8, 1000, 300>(i, o, n, w); });
-        row("staged T=256 R=8 wait 3000/300", [&] { run_staged<256, 8, 3000, 300>(i, o, n, w); });
-        row("staged T=256 R=8 wait 2000/600", [&] { run_staged<256, 8, 2000, 600>(i, o, n, w); });
-        row("staged T=256 R=12 wait 2000/300", [&] { run_staged<256, 12, 2000, 300>(i, o, n, w); });
-        row("staged T=256 R=16 wait 2000/300", [&] { run_staged<256, 16, 2000, 300>(i, o, n, w); });
-        row("staged T=128 R=16 wait 2000/300", [&] { run_staged<128, 16, 2000, 300>(i, o, n, w); });
-        row("staged T=512 R=8 wait 2000/300", [&] { run_staged<512, 8, 2000, 300>(i, o, n, w); });
-        row("staged T=256 R=4 wait 2000/300", [&] { run_staged<256, 4, 2000, 300>(i, o, n, w); });
-    }
-    cudaDeviceSynchronize();
+    return scan_sweep::sweep([](scan_sweep::Size& s) {
+        s.row("bounded T=256 R=8, 4 blocks an SM", run_bounded<256, 8, 4>);
+        s.row("staged T=256 R=8, first 2000 poll 300", run_staged<256, 8, 2000, 300>);
+        s.row("staged T=256 R=8, first 1000 poll 300", run_staged<256, 8, 1000, 300>);
+        s.row("staged T=256 R=8, first 3000 poll 300", run_staged<256, 8, 3000, 300>);
+        s.row("staged T=256 R=8, first 2000 poll 600", run_staged<256, 8, 2000, 600>);
+        s.row("staged T=256 R=12, first 2000 poll 300", run_staged<256, 12, 2000, 300>);
+        s.row("staged T=256 R=16, first 2000 poll 300", run_staged<256, 16, 2000, 300>);
+        s.row("staged T=128 R=16, first 2000 poll 300", run_staged<128, 16, 2000, 300>);
+        s.row("staged T=512 R=8, first 2000 poll 300", run_staged<512, 8, 2000, 300>);
+        s.row("staged T=256 R=4, first 2000 poll 300", run_staged<256, 4, 2000, 300>);
+    });
 }

@@ -2,10 +2,11 @@
 # 06_radix_sort on a GPU machine, from the repository root (bash 06_radix_sort/tune/gpu_run.sh):
 # build, tests, the starter rejected, the reference answer with every implementation (u32 keys
 # and key-value pairs at 2^20, 2^24, 2^28 against CUB, with each variant's per-stage breakdown),
-# u64 keys and 16-bit keys at 2^28, the tile-shape sweep behind NOTES.md, Nsight Compute on
-# variant 5's pass kernel and on CUB's, and racecheck on the kernels that share memory.
+# u64 keys and 16-bit keys at 2^28, the tile-shape sweep behind NOTES.md, the instruction-count
+# variants of the pass (tune/sweep_instructions.cu), Nsight Compute on variant 5's pass kernel and
+# on CUB's, and racecheck on the kernels that share memory.
 # Estimated on an H200 with 16 cores: build 0.7 min, tests 1 min, the harness 1.5 min, the
-# rest 1.8 min (the sweep compiles while the tests run).
+# rest 2.3 min (the sweeps compile while the tests run).
 source "$(dirname "$0")/../../common/gpu_steps.sh"
 gpu_summary
 BIN=06_radix_sort/build/radix_sort_solution
@@ -13,6 +14,9 @@ TAILN=3 step build 300 make -j16 -C 06_radix_sort ARCH=sm_90 all test-build
 nvcc -O3 -std=c++17 -arch=sm_90 -I. 06_radix_sort/tune/sweep_onesweep.cu common/build/libpmpp_common.a \
     -o build-sweep-radix > "$LOGS/sweep_build.log" 2>&1 &
 SWEEP_BUILD=$!
+nvcc -O3 -std=c++17 -arch=sm_90 -I. 06_radix_sort/tune/sweep_instructions.cu common/build/libpmpp_common.a \
+    -o build-sweep-instructions > "$LOGS/sweep_instructions_build.log" 2>&1 &
+INSTRUCTIONS_BUILD=$!
 TAILN=3 step test 240 make -C 06_radix_sort test ARCH=sm_90
 TAILN=5 step starter 60 06_radix_sort/build/radix_sort --impl student --check --max-size 5000 --seed 1
 TAILN=100 step run_solution 360 $BIN --impl all --check --bench --seed 5 --json "$LOGS/results.json"
@@ -22,6 +26,11 @@ wait $SWEEP_BUILD
 tail -n 3 "$LOGS/sweep_build.log"
 TAILN=70 step sweep 150 ./build-sweep-radix 24 28
 rm -f build-sweep-radix
+# The pass with fewer instructions (NOTES.md, "Instruction count"): every row ok, then t/CUB.
+wait $INSTRUCTIONS_BUILD
+tail -n 3 "$LOGS/sweep_instructions_build.log"
+TAILN=40 step sweep_instructions 120 ./build-sweep-instructions 20+13 24 28
+rm -f build-sweep-instructions
 # The first run found the pass bound by shared-memory instructions (NOTES.md): count them per
 # kind, with their bank conflicts, for our pass and CUB's (the same tile, the same grid).
 sections="--section SpeedOfLight --section Occupancy --section WarpStateStats --section SourceCounters \

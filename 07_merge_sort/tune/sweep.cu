@@ -8,6 +8,9 @@
 //   part 5: the shipped shapes launched both ways, and the breakdown (to compare two builds)
 // Every sorted output is checked on the device: no descent, and the same multiset fingerprint
 // as the input (the harness and the tests check the shipped shapes exactly).
+#ifndef SWEEP_PART  // `make tune` builds part 0; tune/gpu_run.sh builds all six
+#define SWEEP_PART 0
+#endif
 #include "../merge_sort_4_fast.cuh"
 
 #include "common/device_buffer.h"

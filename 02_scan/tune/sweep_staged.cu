@@ -3,9 +3,7 @@
 // look-back (2 us and more) at most 3 tiles an SM have bytes in flight. Here the tile goes to
 // shared memory with cp.async (16 bytes a thread an instruction, 512 contiguous bytes a warp, as
 // before) and the registers hold only each round's sum and prefix: the blocks an SM are bounded
-// by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Also swept: the shipped kernel
-// with __launch_bounds__ asking for 4 blocks an SM (at most 64 registers). Against the shipped
-// kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
+// by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Against the shipped kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
 // for cp.async).
 #include "../scan_3_single_pass.cu"
 #include "scan_sweep.h"
@@ -14,46 +12,6 @@ using namespace scan;
 using namespace scan_primitives;
 
 namespace staged_sweep {
-
-// The shipped kernel, with a minimum of MIN_BLOCKS blocks an SM asked of the register allocator.
-template <int THREADS, int ROUNDS, int MIN_BLOCKS>
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
-    bounded(const unsigned* in, unsigned* out, std::size_t n, unsigned* tile_counter, unsigned long long* statuses) {
-    __shared__ TileScanStorage<THREADS, ROUNDS> storage;
-    __shared__ unsigned tile_id, tile_prefix;
-    if (threadIdx.x == 0) tile_id = atomicAdd(tile_counter, 1u);
-    __syncthreads();
-    const unsigned tile = tile_id;
-    constexpr std::size_t kTile = tile_elements<THREADS, ROUNDS>();
-    const std::size_t tile_first = tile * kTile;
-    const bool full = tile_first + kTile <= n;
-    uint4 v[ROUNDS];
-    load_tile<THREADS, ROUNDS, true>(in, tile_first, n, full, v);
-    unsigned sums[ROUNDS], prefix[ROUNDS];
-#pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) sums[r] = v[r].x + v[r].y + v[r].z + v[r].w;
-    unsigned aggregate;
-    tile_exclusive_scan<THREADS, ROUNDS>(sums, prefix, aggregate, storage);
-    if (threadIdx.x < 32) {
-        unsigned before = 0;
-        if (tile == 0) {
-            if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate);
-        } else {
-            if (threadIdx.x == 0) publish(&statuses[tile], kStatusAggregate, aggregate);
-            before = look_back(statuses, tile);
-            if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
-        }
-        if (threadIdx.x == 0) tile_prefix = before;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int r = 0; r < ROUNDS; ++r) {
-        const unsigned x = tile_prefix + prefix[r];
-        const uint4 a = v[r];
-        v[r] = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
-    }
-    store_tile<THREADS, ROUNDS, true>(out, tile_first, n, full, v);
-}
 
 // The tile staged in shared memory (dynamic: THREADS * ROUNDS 16-byte words). Thread t copies
 // and later reads the words r * THREADS + t only, so its own cp.async.wait_group makes them
@@ -127,16 +85,6 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
-template <int T, int R, int MIN_BLOCKS>
-void run_bounded(const int* in, int* out, std::size_t n, void* ws) {
-    const std::size_t tiles = tiles_of<T, R>(n);
-    auto* w = static_cast<unsigned long long*>(ws);
-    cudaMemsetAsync(w, 0, (1 + tiles) * 8);
-    bounded<T, R, MIN_BLOCKS><<<static_cast<unsigned>(tiles), T>>>(reinterpret_cast<const unsigned*>(in),
-                                                                   reinterpret_cast<unsigned*>(out), n,
-                                                                   reinterpret_cast<unsigned*>(w), w + 1);
-}
-
 template <int T, int R, int F, int P>
 void run_staged(const int* in, int* out, std::size_t n, void* ws) {
     const std::size_t tiles = tiles_of<T, R>(n);
@@ -165,15 +113,14 @@ using namespace staged_sweep;
 
 int main() {
     std::printf(
-        "blocks an SM: bounded<256,8,4> %d, staged<256,8> %d, staged<256,12> %d, staged<256,16> %d, "
+        "blocks an SM: staged<256,8> %d, staged<256,12> %d, staged<256,16> %d, "
         "staged<128,16> %d, staged<512,8> %d\n",
-        blocks_per_sm(bounded<256, 8, 4>, 256, 0), blocks_per_sm(staged<256, 8, 2000, 300>, 256, 256 * 8 * 16),
+        blocks_per_sm(staged<256, 8, 2000, 300>, 256, 256 * 8 * 16),
         blocks_per_sm(staged<256, 12, 2000, 300>, 256, 256 * 12 * 16),
         blocks_per_sm(staged<256, 16, 2000, 300>, 256, 256 * 16 * 16),
         blocks_per_sm(staged<128, 16, 2000, 300>, 128, 128 * 16 * 16),
         blocks_per_sm(staged<512, 8, 2000, 300>, 512, 512 * 8 * 16));
     return scan_sweep::sweep([](scan_sweep::Size& s) {
-        s.row("bounded T=256 R=8, 4 blocks an SM", run_bounded<256, 8, 4>);
         s.row("staged T=256 R=8, first 2000 poll 300", run_staged<256, 8, 2000, 300>);
         s.row("staged T=256 R=8, first 1000 poll 300", run_staged<256, 8, 1000, 300>);
         s.row("staged T=256 R=8, first 3000 poll 300", run_staged<256, 8, 3000, 300>);

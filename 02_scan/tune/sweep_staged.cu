@@ -3,7 +3,8 @@
 // look-back (2 us and more) at most 3 tiles an SM have bytes in flight. Here the tile goes to
 // shared memory with cp.async (16 bytes a thread an instruction, 512 contiguous bytes a warp, as
 // before) and the registers hold only each round's sum and prefix: the blocks an SM are bounded
-// by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Against the shipped kernel, CUB and cudaMemcpy at 2^20, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
+// by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Against the shipped kernel, CUB
+// and cudaMemcpy at 2^20+777, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
 // for cp.async).
 #include "../scan_3_single_pass.cu"
 #include "scan_sweep.h"

@@ -4,8 +4,8 @@
 // shared memory with cp.async (16 bytes a thread an instruction, 512 contiguous bytes a warp, as
 // before) and the registers hold only each round's sum and prefix: the blocks an SM are bounded
 // by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Against the shipped kernel, CUB
-// and cudaMemcpy at 2^20+777, 2^24, 2^28. Built by `make -C 02_scan tune` (sm_80 or newer
-// for cp.async).
+// and cudaMemcpy at 2^20+777, 2^24, 2^28. Built by `make -C 02_scan tune` (cp.async from sm_80;
+// sm_75 stages through registers).
 #include "../scan_3_single_pass.cu"
 #include "scan_sweep.h"
 
@@ -33,10 +33,16 @@ __global__ void __launch_bounds__(THREADS)
 #pragma unroll
         for (int r = 0; r < ROUNDS; ++r) {
             const unsigned* src = in + tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
+#if __CUDA_ARCH__ >= 800
             const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(&words[r * THREADS + threadIdx.x]));
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+#else  // sm_75 has no cp.async: through registers (the same bytes; the registers are busy meanwhile)
+            words[r * THREADS + threadIdx.x] = *reinterpret_cast<const uint4*>(src);
+#endif
         }
+#if __CUDA_ARCH__ >= 800
         asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+#endif
     } else {
         for (int r = 0; r < ROUNDS; ++r) {
             const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);

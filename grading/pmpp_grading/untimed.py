@@ -165,17 +165,22 @@ class TaskTimes:
         def finished(doc: dict) -> str:
             return str(doc.get("finished") or "")
 
-        for doc in sorted(docs, key=finished):
-            for e in doc.get("exercises") or []:
-                for p in e.get("parts") or []:
+        def dicts(value) -> List[dict]:  # a report's list of objects; anything else: none
+            return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+        for doc in sorted(dicts(list(docs)), key=finished):
+            for e in dicts(doc.get("exercises")):
+                for p in dicts(e.get("parts")):
                     wall = p.get("wall_s")
                     if p.get("status") != scoring.PASSED or not isinstance(wall, (int, float)):
                         continue
                     if p.get("kind") == CHECK:
                         keys = [self.key(e.get("exercise"), p.get("part"))]
                     elif p.get("kind") == SANITIZE:
+                        details = p.get("details")
+                        tools = details.get("tools") if isinstance(details, dict) else None
                         keys = [self.key(e.get("exercise"), p.get("part"), t)
-                                for t in (p.get("details") or {}).get("tools") or []]
+                                for t in (tools if isinstance(tools, list) else [])]
                     else:
                         continue
                     with self._lock:

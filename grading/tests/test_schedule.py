@@ -539,7 +539,9 @@ class TaskTimesLearned(unittest.TestCase):
         times.learn([self.report("2026-12-02 10:00:00 UTC", [
             self.part("correctness", "check", "wrong result", 0.4),
             self.part("sanitize", "sanitize", "skipped", 0.0, ["memcheck"]),
-            {"part": "broken", "kind": "check", "status": "passed"}]), {}])
+            {"part": "broken", "kind": "check", "status": "passed"}, "not a part",
+            {"part": "odd", "kind": "sanitize", "status": "passed", "wall_s": 1.0, "details": "tools"}]), {}, [],
+            {"exercises": ["not an exercise", {"exercise": "01_alpha", "parts": None}]}, {"exercises": 3}])
         self.assertEqual(len(times), 0)
 
     def test_the_newest_report_s_time_wins(self):

@@ -110,14 +110,12 @@ std::string partial_tiles_hint(const ImageDiff& d, const PixelFacts& facts, std:
 // The centers moved by half a pixel (at most 0.71 of a pixel) change only the pixels within a
 // pixel of some circle's edge: the others are drawn as in the right image. When more than 1/20
 // of the wrong pixels lie farther from every edge, no moved drawing can be the image, and its
-// three renderings are skipped (they were most of the time of a wrong case's check).
-std::string misdrawing_hint(const Scene& scene, int width, int height, const ImageDiff& d, const PixelFacts& facts,
+// three renderings are skipped (they were most of the time of a wrong case's check);
+// `away_from_edges` counts those pixels (explain_difference, from PixelFacts::within_a_pixel).
+std::string misdrawing_hint(const Scene& scene, int width, int height, const ImageDiff& d, std::size_t away_from_edges,
                             const std::vector<Rgba>& actual) {
     const std::size_t pixels = d.state.size();
     if (d.differing < 16) return "";
-    std::size_t away_from_edges = 0;
-    for (std::size_t i = 0; i < pixels; ++i)
-        away_from_edges += d.state[i] == ImageDiff::kDiffers && !facts.within_a_pixel[i];
     const bool moved_may_be_the_image = away_from_edges * 20 <= d.differing;
     std::vector<Rgba> drawn(pixels);
     auto is_the_image = [&](const char* what, std::string& hint) {
@@ -179,7 +177,7 @@ std::string explain_difference(const Scene& scene, int width, int height, int ti
     }
     if (facts == nullptr) return "";
     std::size_t off_edge = 0, multiple = 0, every_multiple = 0, alpha_only = 0, along_edges = 0, uncovered = 0,
-                uncovered_wrong = 0, multiple_anywhere = 0, near_edges_anywhere = 0;
+                uncovered_wrong = 0, multiple_anywhere = 0, near_edges_anywhere = 0, away_from_edges = 0;
     for (std::size_t i = 0; i < pixels; ++i) {
         const bool wrong = d.state[i] == ImageDiff::kDiffers;
         multiple_anywhere += facts->coverage[i] >= 2;
@@ -187,6 +185,7 @@ std::string explain_difference(const Scene& scene, int width, int height, int ti
         uncovered += facts->coverage[i] == 0;
         uncovered_wrong += wrong && facts->coverage[i] == 0;
         if (!wrong) continue;
+        away_from_edges += !facts->within_a_pixel[i];
         every_multiple += facts->coverage[i] >= 2;
         const Rgba& e = expected[i];
         const Rgba& a = actual[i];
@@ -201,7 +200,8 @@ std::string explain_difference(const Scene& scene, int width, int height, int ti
     if (alpha_only == d.differing)
         return "only the alpha channel differs: it blends like a color, alpha' = alpha + (1 - alpha) alpha', from the "
                "background's 1";
-    if (std::string hint = misdrawing_hint(scene, width, height, d, *facts, actual); !hint.empty()) return hint;
+    if (std::string hint = misdrawing_hint(scene, width, height, d, away_from_edges, actual); !hint.empty())
+        return hint;
     if (uncovered > 0 && uncovered_wrong * 2 > uncovered)
         return format(
             "most pixels that no circle covers differ (%zu of %zu): they must hold the background "

@@ -97,8 +97,7 @@ def grade_batch(g, seed_arg: Optional[int]) -> List[dict]:
     g.print_seed(seed)
     todo = ungraded(g, setup)
     workers = max(1, min(len(g.gpus), len(todo)))
-    settings = g.settings(seed, workers)
-    settings.untimed_times.learn(all_docs(out))  # the pool's order: longest first (untimed.pool_order)
+    settings = g.settings(seed, workers, out)
     lock = threading.Lock()
 
     def refresh() -> None:
@@ -164,8 +163,7 @@ def grade_pack(g, setup: BatchSetup, folders: List[str], array_job: str) -> List
     base = os.path.join(out, "base")
     exercises = g.infos(base)
     g.base_description = g.base_source(out)
-    settings = g.settings(setup.seed, 1)
-    settings.untimed_times.learn(all_docs(out))  # the other tasks' reports too: longest first
+    settings = g.settings(setup.seed, 1, out)  # the other tasks' reports too: longest first
     gpu = g.gpus[0]
     sandbox = g.sandbox_slot([out, setup.root])
     docs: List[dict] = []

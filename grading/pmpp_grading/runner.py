@@ -333,8 +333,9 @@ def grade_tree(tree: str, exercises: List[Exercise], doc: dict, out_dir: str, se
 
     # Several slots: every check part and every tool of a sanitize part is one task of one pool,
     # `slots` processes at a time, in pool_order (longest first once earlier submissions' times
-    # are known: settings.untimed_times, which each passed task updates); a sanitize part's tools do not wait for its
-    # checks, and whichever of its tools and required checks ends last decides it (SanitizeTasks).
+    # are known: settings.untimed_times, which each passed task updates); a sanitize part's tools
+    # do not wait for its checks, and whichever of its tools and required checks ends last
+    # decides it (SanitizeTasks).
     sanitizing: Dict[str, List[SanitizeTasks]] = {}
 
     def decide_if_ready(s: SanitizeTasks) -> None:

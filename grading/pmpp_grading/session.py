@@ -136,19 +136,23 @@ class Grading:
 
     # -- shared pieces --
 
-    def settings(self, seed: int, workers: int) -> Settings:
+    def settings(self, seed: int, workers: int, out: Optional[str] = None) -> Settings:
         """One student's share of the machine when `workers` students are graded at once (one per
         GPU, self.gpus in order): cores for the builds, and the untimed parts run at once
         (--untimed-parallel, else default_untimed_slots of those cores and the smallest memory of
-        the workers' GPUs)."""
+        the workers' GPUs). With the output folder `out`, the untimed tasks' times of the reports
+        already there (earlier_reports), the pool's order: longest first."""
         cores = self.args.jobs or max(1, allocated_cores() // max(1, workers))
         slots = max(1, min(len(self.exercise_names), cores // 2))
         untimed = getattr(self.args, "untimed_parallel", None)
         if untimed is None:
             untimed = default_untimed_slots(cores, least_gpu_memory_gib(self.gpus[:max(1, workers)], self.gpu_memory))
-        return Settings(rubric=self.rubric, seed=seed, stop=self.stop, progress=self.progress,
-                        timeout=self.args.timeout, build_timeout=self.args.build_timeout, arch=self.args.arch,
-                        make_jobs=max(1, cores // slots), build_slots=slots, untimed_slots=untimed)
+        settings = Settings(rubric=self.rubric, seed=seed, stop=self.stop, progress=self.progress,
+                            timeout=self.args.timeout, build_timeout=self.args.build_timeout, arch=self.args.arch,
+                            make_jobs=max(1, cores // slots), build_slots=slots, untimed_slots=untimed)
+        if out is not None:
+            settings.untimed_times.learn(earlier_reports(out))
+        return settings
 
     def gpu_memory(self, gpu: Optional[str]) -> Optional[float]:
         if gpu not in self._memory:
@@ -301,9 +305,7 @@ class Grading:
             raise UsageError(f"--submission: no folder {submission}")
         name = safe_name(os.path.basename(submission.rstrip("/")))
         out = self.output(name)
-        settings = self.settings(seed, 1)
-        earlier = reports.read_json(os.path.join(out, "grade.json"))
-        settings.untimed_times.learn([earlier] if earlier else [])  # its last grading's times: longest first
+        settings = self.settings(seed, 1, out)
         docs: List[dict] = []
 
         def go():
@@ -328,6 +330,13 @@ def clear_outputs(out_dir: str) -> None:
     """An earlier grading's logs and pictures, which the new reports must not link."""
     for name in ("logs", "images"):
         shutil.rmtree(os.path.join(out_dir, name), ignore_errors=True)
+
+
+def earlier_reports(out: str) -> List[dict]:
+    """The records already in an output folder: a batch's students' (all_docs), or the one
+    submission's own (OUT/grade.json)."""
+    own = reports.read_json(os.path.join(out, "grade.json"))
+    return all_docs(out) + ([own] if own else [])
 
 
 def all_docs(out: str) -> List[dict]:

@@ -544,6 +544,17 @@ class TaskTimesLearned(unittest.TestCase):
             {"exercises": ["not an exercise", {"exercise": "01_alpha", "parts": None}]}, {"exercises": 3}])
         self.assertEqual(len(times), 0)
 
+    def test_the_reports_of_an_output_folder_are_a_batch_s_students_and_a_submission_s_own(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            self.assertEqual(session.earlier_reports(tmp), [])
+            write(os.path.join(tmp, "students", "ann", "grade.json"), '{"student": "ann"}')
+            write(os.path.join(tmp, "students", "bob", "grade.json"), "{not json")
+            write(os.path.join(tmp, "grade.json"), '{"student": "own"}')
+            self.assertEqual([d["student"] for d in session.earlier_reports(tmp)], ["ann", "own"])
+        finally:
+            shutil.rmtree(tmp)
+
     def test_the_newest_report_s_time_wins(self):
         times = untimed.TaskTimes()
         newer = self.report("2026-12-02 11:00:00 UTC", [self.part("correctness", "check", "passed", 7.0)])

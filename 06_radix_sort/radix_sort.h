@@ -192,8 +192,14 @@ template <class Key>
 std::size_t radix_sort_onesweep_workspace_bytes(std::size_t n, bool pairs);
 template <class Key>
 void radix_sort_onesweep(const SortArgs<Key>& args);
-// Keys per tile of variant 5 (for the case list: sizes on its tile edges).
+// Keys per tile of variants 5 and 6 (for the case list: sizes on its tile edges).
 std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs);
+// 6. Variant 5 with each ballot of the ranking written in PTX as CUB writes it (fewer
+//    instructions per key; the same tiles and bytes).
+template <class Key>
+std::size_t radix_sort_onesweep_ptx_workspace_bytes(std::size_t n, bool pairs);
+template <class Key>
+void radix_sort_onesweep_ptx(const SortArgs<Key>& args);
 
 // The library baseline: cub::DeviceRadixSort::SortKeys / SortPairs (radix_sort_cub.cu). CUB's
 // own float order differs from the course's (-0.0 equals +0.0, negative NaNs first), so float

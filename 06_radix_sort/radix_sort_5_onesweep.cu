@@ -22,64 +22,20 @@
 
 namespace radix_sort {
 
-namespace {
+// The shapes (radix_sort_5_onesweep.cuh's ShippedShape) are the tuning sweep's
+// (tune/sweep_onesweep.cu); all rank with 8 ballots written in C++.
+constexpr auto kMatch = onesweep::PeerMatch::Ballots;
 
-// The shipped shapes, by key size and whether values travel along, from the sweep
-// (tune/sweep_onesweep.cu, NOTES.md). Registers bound the keys per thread: each thread keeps its
-// keys and their ranks in registers through the pass; every shape below compiles without spills
-// within its blocks-per-SM budget (at most 85 registers for 2 blocks of 384 or 3 of 256).
-// All rank with 8 ballots: __match_any_sync made every pass 1.5-1.6x slower on an H200.
-using onesweep::Config;
-constexpr auto kBallots = onesweep::PeerMatch::Ballots;
-template <std::size_t KEY_BYTES, bool PAIRS>
-struct Shipped;
-template <>
-struct Shipped<4, false> {
-    using type = Config<256, 16, 3, kBallots>;
-};
-template <>
-struct Shipped<4, true> {
-    using type = Config<384, 20, 2, kBallots>;
-};
-template <>
-struct Shipped<8, false> {
-    using type = Config<384, 16, 2, kBallots>;
-};
-template <>
-struct Shipped<8, true> {
-    using type = Config<384, 12, 2, kBallots>;
-};
-template <class Key, bool PAIRS>
-using ShippedConfig = typename Shipped<sizeof(Key), PAIRS>::type;
-// Every shipped shape fits the smallest supported GPU's shared memory per block, so none needs a
-// fallback (on a T4 the 8-byte shapes run one block per SM instead of two).
-template <std::size_t KEY_BYTES, bool PAIRS>
-constexpr bool fits_every_gpu =
-    sizeof(onesweep::PassStorage<std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>,
-                                 typename Shipped<KEY_BYTES, PAIRS>::type>) <= pmpp::kSmallestSharedPerBlock;
-static_assert(fits_every_gpu<4, false> && fits_every_gpu<4, true> && fits_every_gpu<8, false> &&
-                  fits_every_gpu<8, true>,
-              "a shipped onesweep shape needs more shared memory than an sm_75 GPU has per block");
-
-}  // namespace
-
-std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs) {
-    if (key_bytes == 4) return pairs ? Shipped<4, true>::type::kTile : Shipped<4, false>::type::kTile;
-    return pairs ? Shipped<8, true>::type::kTile : Shipped<8, false>::type::kTile;
-}
+std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs) { return onesweep::shipped_tile_keys(key_bytes, pairs); }
 
 template <class Key>
 std::size_t radix_sort_onesweep_workspace_bytes(std::size_t n, bool pairs) {
-    return pairs ? onesweep::workspace_bytes<Key, ShippedConfig<Key, true>>(n, true)
-                 : onesweep::workspace_bytes<Key, ShippedConfig<Key, false>>(n, false);
+    return onesweep::shipped_workspace_bytes<Key, kMatch>(n, pairs);
 }
 
 template <class Key>
 void radix_sort_onesweep(const SortArgs<Key>& args) {
-    if (args.pairs())
-        onesweep::sort<Key, true, ShippedConfig<Key, true>>(args);
-    else
-        onesweep::sort<Key, false, ShippedConfig<Key, false>>(args);
+    onesweep::shipped_sort<Key, kMatch>(args);
 }
 
 RADIX_SORT_INSTANTIATE(radix_sort_onesweep)

@@ -38,8 +38,11 @@
 
 #include <cuda/atomic>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace radix_sort::onesweep {
 
@@ -57,6 +60,7 @@ constexpr unsigned kCountMask = (1u << 30) - 1;
 enum class PeerMatch {
     MatchAny,  // one __match_any_sync
     Ballots,  // eight __ballot_sync, one per bit of the digit
+    BallotsInPtx,  // the same eight ballots, each in CUB's PTX sequence (variant 6)
 };
 
 // One shape of the pass kernel. THREADS: at least one thread per digit. WAIT_NS: how long a
@@ -163,10 +167,35 @@ __device__ __forceinline__ unsigned look_back(unsigned* statuses, unsigned tile,
     return before;
 }
 
+// One bit of the peer mask as CUB's radix sort writes it (its MatchAny, in PTX): the bit of this
+// lane's digit into a predicate, the warp's ballot of that predicate, inverted where the bit is
+// 0, and-ed into the mask. The bit is tested once; from the C++ form below nvcc tests it twice
+// (once for the vote, once to pick ones or ~ones) and spends about 6 instructions a bit, not 4.
+template <unsigned BIT>
+__device__ __forceinline__ void and_lanes_agreeing_on_bit(unsigned& peers, unsigned digit) {
+    asm("{\n\t.reg .pred p;\n\t.reg .u32 t;\n\t"
+        "and.b32 t, %1, %2;\n\t"
+        "setp.ne.u32 p, t, 0;\n\t"
+        "vote.sync.ballot.b32 t, p, 0xffffffff;\n\t"
+        "@!p not.b32 t, t;\n\t"
+        "and.b32 %0, %0, t;\n\t}"
+        : "+r"(peers)
+        : "r"(digit), "n"(1u << BIT));
+}
+
+template <int... BIT>
+__device__ __forceinline__ unsigned lanes_agreeing_on_bits(unsigned digit, std::integer_sequence<int, BIT...>) {
+    unsigned peers = kFullMask;
+    (and_lanes_agreeing_on_bit<BIT>(peers, digit), ...);
+    return peers;
+}
+
 template <PeerMatch M>
 __device__ __forceinline__ unsigned lanes_with_same_digit(unsigned digit) {
     if constexpr (M == PeerMatch::MatchAny) {
         return __match_any_sync(kFullMask, digit);
+    } else if constexpr (M == PeerMatch::BallotsInPtx) {
+        return lanes_agreeing_on_bits(digit, std::make_integer_sequence<int, kDigitBits>{});
     } else {
         unsigned peers = kFullMask;
 #pragma unroll
@@ -405,6 +434,65 @@ void sort(const SortArgs<Key>& a) {
                    std::to_string(shift + width - 1),
                pass_bytes);
     }
+}
+
+// ---- the shipped shapes (variants 5 and 6) -----------------------------------------------------
+
+// By key size and whether values travel along, from the sweep (tune/sweep_onesweep.cu, NOTES.md).
+// Registers bound the keys per thread: each thread keeps its keys and their ranks in registers
+// through the pass; every shape below compiles without spills within its blocks-per-SM budget (at
+// most 85 registers for 2 blocks of 384 or 3 of 256). MATCH: how the ranking finds a key's peers
+// (variant 5: Ballots; __match_any_sync made every pass 1.5-1.6x slower on an H200).
+template <std::size_t KEY_BYTES, bool PAIRS, PeerMatch MATCH>
+struct ShippedShape;
+template <PeerMatch M>
+struct ShippedShape<4, false, M> {
+    using type = Config<256, 16, 3, M>;
+};
+template <PeerMatch M>
+struct ShippedShape<4, true, M> {
+    using type = Config<384, 20, 2, M>;
+};
+template <PeerMatch M>
+struct ShippedShape<8, false, M> {
+    using type = Config<384, 16, 2, M>;
+};
+template <PeerMatch M>
+struct ShippedShape<8, true, M> {
+    using type = Config<384, 12, 2, M>;
+};
+template <class Key, bool PAIRS, PeerMatch M>
+using ShippedConfig = typename ShippedShape<sizeof(Key), PAIRS, M>::type;
+
+// Every shipped shape fits the smallest supported GPU's shared memory per block, so none needs a
+// fallback (on a T4 the 8-byte shapes run one block per SM instead of two).
+template <std::size_t KEY_BYTES, bool PAIRS>
+constexpr bool fits_every_gpu =
+    sizeof(PassStorage<std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>,
+                       typename ShippedShape<KEY_BYTES, PAIRS, PeerMatch::Ballots>::type>) <=
+    pmpp::kSmallestSharedPerBlock;
+static_assert(fits_every_gpu<4, false> && fits_every_gpu<4, true> && fits_every_gpu<8, false> &&
+                  fits_every_gpu<8, true>,
+              "a shipped onesweep shape needs more shared memory than an sm_75 GPU has per block");
+
+inline std::size_t shipped_tile_keys(std::size_t key_bytes, bool pairs) {
+    constexpr auto M = PeerMatch::Ballots;  // the shapes do not depend on it
+    if (key_bytes == 4) return pairs ? ShippedShape<4, true, M>::type::kTile : ShippedShape<4, false, M>::type::kTile;
+    return pairs ? ShippedShape<8, true, M>::type::kTile : ShippedShape<8, false, M>::type::kTile;
+}
+
+template <class Key, PeerMatch M>
+std::size_t shipped_workspace_bytes(std::size_t n, bool pairs) {
+    return pairs ? workspace_bytes<Key, ShippedConfig<Key, true, M>>(n, true)
+                 : workspace_bytes<Key, ShippedConfig<Key, false, M>>(n, false);
+}
+
+template <class Key, PeerMatch M>
+void shipped_sort(const SortArgs<Key>& args) {
+    if (args.pairs())
+        sort<Key, true, ShippedConfig<Key, true, M>>(args);
+    else
+        sort<Key, false, ShippedConfig<Key, false, M>>(args);
 }
 
 }  // namespace radix_sort::onesweep

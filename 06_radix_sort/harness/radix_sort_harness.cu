@@ -306,6 +306,10 @@ RadixSortExercise make_exercise() {
          "8-bit digits, one up-front histogram, one pass per digit with decoupled look-back "
          "(radix_sort_5_onesweep.cu)",
          RADIX_SORT_FN(radix_sort_onesweep_workspace_bytes, radix_sort_onesweep)},
+        {"onesweep_ptx", ImplKind::Reference,
+         "variant 5 with the ranking's ballots in CUB's PTX sequence: fewer instructions per key "
+         "(radix_sort_6_onesweep_ptx.cu)",
+         RADIX_SORT_FN(radix_sort_onesweep_ptx_workspace_bytes, radix_sort_onesweep_ptx)},
         {"cub", ImplKind::Library, "cub::DeviceRadixSort::SortKeys / SortPairs (radix_sort_cub.cu)",
          RADIX_SORT_FN(radix_sort_cub_workspace_bytes, radix_sort_cub)},
         {"cpu",

@@ -20,8 +20,8 @@ INSTRUCTIONS_BUILD=$!
 TAILN=3 step test 240 make -C 06_radix_sort test ARCH=sm_90
 TAILN=5 step starter 60 06_radix_sort/build/radix_sort --impl student --check --max-size 5000 --seed 1
 TAILN=100 step run_solution 360 $BIN --impl all --check --bench --seed 5 --json "$LOGS/results.json"
-TAILN=12 step bench_u64 90 $BIN --impl onesweep,cub --bench --type u64 --pairs no --size 2^28 --seed 5
-TAILN=12 step bench_16bit 90 $BIN --impl onesweep,cub --bench --bits 0:16 --pairs no --size 2^28 --seed 5
+TAILN=12 step bench_u64 90 $BIN --impl onesweep,onesweep_ptx,cub --bench --type u64 --pairs no --size 2^28 --seed 5
+TAILN=12 step bench_16bit 90 $BIN --impl onesweep,onesweep_ptx,cub --bench --bits 0:16 --pairs no --size 2^28 --seed 5
 wait $SWEEP_BUILD
 tail -n 3 "$LOGS/sweep_build.log"
 TAILN=70 step sweep 150 ./build-sweep-radix 24 28

@@ -51,7 +51,7 @@ namespace sweep_instructions {
 using Key = std::uint32_t;
 using onesweep::kDigits;
 using onesweep::kFullMask;
-using ShippedCfg = radix_sort::ShippedConfig<Key, false>;  // 256 x 16, 3 blocks/SM, 8 ballots
+using ShippedCfg = onesweep::ShippedConfig<Key, false, onesweep::PeerMatch::Ballots>;  // 256 x 16, 3/SM
 
 // What a variant changes (flags, or-ed; 0 is the shipped kernel, copied).
 constexpr unsigned kExtract = 1, kIndex = 2, kBallots = 4, kBranches = 8;
@@ -78,24 +78,12 @@ __device__ __forceinline__ unsigned digit_bit(unsigned bits, unsigned d, int b) 
         return (bits >> (SHIFT + b)) & 1u;
 }
 
-// One bit of the peer mask in CUB's sequence (its MatchAny): and, setp, vote, a predicated not,
-// and. `word`: the digit (SHIFT < 0) or the key; BIT: the bit's position in it.
-template <unsigned BIT>
-__device__ __forceinline__ void cub_ballot_step(unsigned& peers, unsigned word) {
-    asm("{\n\t.reg .pred p;\n\t.reg .u32 t;\n\t"
-        "and.b32 t, %1, %2;\n\t"
-        "setp.ne.u32 p, t, 0;\n\t"
-        "vote.sync.ballot.b32 t, p, 0xffffffff;\n\t"
-        "@!p not.b32 t, t;\n\t"
-        "and.b32 %0, %0, t;\n\t}"
-        : "+r"(peers)
-        : "r"(word), "n"(1u << BIT));
-}
-
+// Each bit of the peer mask in CUB's sequence: radix_sort_5_onesweep.cuh's
+// and_lanes_agreeing_on_bit (variant 6 ships it), here on bit SHIFT + B of the key with kExtract.
 template <int SHIFT, int... B>
 __device__ __forceinline__ unsigned cub_ballots(unsigned word, std::integer_sequence<int, B...>) {
     unsigned peers = kFullMask;
-    (cub_ballot_step<(SHIFT < 0 ? 0 : SHIFT) + B>(peers, word), ...);
+    (onesweep::and_lanes_agreeing_on_bit<(SHIFT < 0 ? 0 : SHIFT) + B>(peers, word), ...);
     return peers;
 }
 

@@ -10,15 +10,16 @@
 // writes each bit as five PTX instructions that test it once (and, setp, vote, a not predicated
 // on the bit, and; radix_sort_5_onesweep.cuh, and_lanes_agreeing_on_bit): 40 per key, and the
 // pass's static count falls from 1870 to 1520 instructions per warp. Nothing else changes.
-// Why it matters: with its keys in registers and its tile in shared memory, a pass keeps
-// 3 blocks of 256 threads on an SM; at that occupancy the instructions between a tile's loads
-// and its stores, not the memory, set the pace (NOTES.md, "Instruction count"). Variant 5's
-// other instruction cuts (a compile-time digit shift, 32-bit offsets, a predicated leader) each
-// saved instructions and no time: see NOTES.md; this is the one that paid.
+// Why these instructions and not others: the ranking is a chain of dependent warp votes between
+// two barriers, and with 3 blocks of 256 threads an SM (keys in registers, tile in shared memory)
+// little else is in flight to hide it. The sweep's other cuts (a compile-time digit shift, 32-bit
+// offsets, a predicated leader: tune/sweep_instructions.cu) removed about as many instructions
+// from the address arithmetic around the loads and stores, and saved no time (NOTES.md,
+// "Instruction count: measured").
 // PMPP chapter 13 stops at variant 4; this follows CUB (the peer mask of its MatchAny).
-// Measured (H200, 2026-12-03, tune/sweep_instructions.cu, the pass copied with this change alone,
-// u32 keys): t / CUB 0.85 at 2^20+13, 0.96 at 2^24, 0.995 at 2^28 (variant 5's copy: 0.89, 1.16,
-// 1.22).
+// Measured (H200, 2026-12-03, the harness's benchmark beside variant 5 and CUB): 2^28 u32 keys in
+// 6.26 ms (42.9 Gkeys/s, t / cub 0.99; variant 5 7.07), each pass 1.43 ms (variant 5 1.64); keys
+// at 2^20 and 2^24 0.88 and 0.96; pairs 0.90, 1.01, 1.05 at 2^20, 2^24, 2^28; u64 keys 0.92.
 #include "radix_sort_5_onesweep.cuh"
 
 namespace radix_sort {

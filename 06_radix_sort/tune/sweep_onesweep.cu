@@ -111,7 +111,7 @@ using onesweep::Config;
 using onesweep::PeerMatch;
 
 void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
-    constexpr PeerMatch B = PeerMatch::Ballots, M = PeerMatch::MatchAny;
+    constexpr PeerMatch B = PeerMatch::Ballots, M = PeerMatch::MatchAny, P = PeerMatch::BallotsInPtx;
     {
         Sweep<std::uint32_t, false> s(n, flusher);
         s.run<Config<256, 16, 3, B>>("256 x 16, 3 blocks/SM, 8 ballots (shipped)");
@@ -120,6 +120,10 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<256, 20, 3, B>>("256 x 20, 3 blocks/SM, 8 ballots");
         s.run<Config<256, 12, 4, B>>("256 x 12, 4 blocks/SM, 8 ballots");
         s.run<Config<512, 16, 1, B>>("512 x 16, 1 block/SM, 8 ballots");
+        s.run<Config<256, 16, 3, P>>("256 x 16, 3 blocks/SM, PTX ballots (variant 6)");
+        s.run<Config<256, 20, 3, P>>("256 x 20, 3 blocks/SM, PTX ballots");
+        s.run<Config<256, 12, 4, P>>("256 x 12, 4 blocks/SM, PTX ballots");
+        s.run<Config<384, 20, 2, P>>("384 x 20, 2 blocks/SM, PTX ballots");
     }
     {
         Sweep<std::uint32_t, true> s(n, flusher);
@@ -127,6 +131,10 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<384, 16, 2, B>>("384 x 16, 2 blocks/SM, 8 ballots");
         s.run<Config<384, 16, 2, M>>("384 x 16, 2 blocks/SM, __match_any_sync");
         s.run<Config<256, 16, 3, B>>("256 x 16, 3 blocks/SM, 8 ballots");
+        s.run<Config<384, 20, 2, P>>("384 x 20, 2 blocks/SM, PTX ballots (variant 6)");
+        s.run<Config<384, 16, 2, P>>("384 x 16, 2 blocks/SM, PTX ballots");
+        s.run<Config<256, 16, 3, P>>("256 x 16, 3 blocks/SM, PTX ballots");
+        s.run<Config<256, 12, 4, P>>("256 x 12, 4 blocks/SM, PTX ballots");
     }
     {
         Sweep<std::uint64_t, false> s(n / 2, flusher);
@@ -134,6 +142,7 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<384, 16, 2, M>>("384 x 16, 2 blocks/SM, __match_any_sync");
         s.run<Config<384, 20, 1, B>>("384 x 20, 1 block/SM, 8 ballots");
         s.run<Config<384, 12, 2, B>>("384 x 12, 2 blocks/SM, 8 ballots");
+        s.run<Config<384, 16, 2, P>>("384 x 16, 2 blocks/SM, PTX ballots (variant 6)");
     }
     {
         Sweep<std::uint64_t, true> s(n / 2, flusher);
@@ -141,6 +150,7 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<384, 12, 2, M>>("384 x 12, 2 blocks/SM, __match_any_sync");
         s.run<Config<384, 8, 2, B>>("384 x 8, 2 blocks/SM, 8 ballots");
         s.run<Config<384, 16, 1, B>>("384 x 16, 1 block/SM, 8 ballots");
+        s.run<Config<384, 12, 2, P>>("384 x 12, 2 blocks/SM, PTX ballots (variant 6)");
     }
 }
 

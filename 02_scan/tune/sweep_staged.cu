@@ -6,6 +6,8 @@
 // by shared memory (32 KB a tile of 8192: 6 an SM on an H200). Against the shipped kernel, CUB
 // and cudaMemcpy at 2^20+777, 2^24, 2^28. Built by `make -C 02_scan tune` (cp.async from sm_80;
 // sm_75 stages through registers).
+// Measured on an H200 (2026-12-03, NOTES.md): slower than the shipped kernel at every size and shape
+// but one, 256 x 12 at 2^28 (0.941 of CUB's time, the shipped 0.985).
 #include "../scan_3_single_pass.cu"
 #include "scan_sweep.h"
 

@@ -11,6 +11,7 @@
 // The 4-way passes start each split search from co-rank grids (one 2-way co-rank search per
 // segment, corank_grid_kernel), or, once, without them. Then the default shape's passes one by
 // one (grids, partition, merge) and the partition of the first and last pass with 1 to 32 lanes.
+// Measured on an H200 (2026-12-03, NOTES.md): half the passes, twice the time; not shipped.
 // Sizes: 2^20 + 13 (61 runs: a last group of 1 run), 2^22 + 12345 (242 runs: a last group of
 // 2), 2^24, 2^28; random keys, and keys of 16 values (ties) at the smaller sizes.
 #include "../merge_sort_4_fast.cuh"

@@ -26,7 +26,9 @@ namespace radix_sort {
 // (tune/sweep_onesweep.cu); all rank with 8 ballots written in C++.
 constexpr auto kMatch = onesweep::PeerMatch::Ballots;
 
-std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs) { return onesweep::shipped_tile_keys(key_bytes, pairs); }
+std::size_t onesweep_tile_keys(std::size_t key_bytes, bool pairs) {
+    return onesweep::shipped_tile_keys(key_bytes, pairs);
+}
 
 template <class Key>
 std::size_t radix_sort_onesweep_workspace_bytes(std::size_t n, bool pairs) {

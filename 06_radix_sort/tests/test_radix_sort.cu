@@ -65,8 +65,8 @@ TEST_P(RadixSortImplementation, MatchesTheCpuOnEveryCaseOfTheList) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllImplementations, RadixSortImplementation,
-                         ::testing::Values("one_bit", "coalesced", "multibit", "coarsened", "onesweep",
-                                           "onesweep_ptx", "cub", "student"),
+                         ::testing::Values("one_bit", "coalesced", "multibit", "coarsened", "onesweep", "onesweep_ptx",
+                                           "cub", "student"),
                          [](const auto& info) {
                              return info.param == "student" ? std::string("solution") : info.param;
                          });

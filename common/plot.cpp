@@ -53,7 +53,11 @@ Image draw_lines(const Chart& chart, int width, int height) {
     ylo /= pad, yhi *= pad;
 
     const int legend = std::clamp(widest_name(chart.series) + 60, 160, width / 3);
-    const int left = 92, right = width - legend - 16, top = 16 + 2 * kLine, bottom = height - 2 * kLine - 10;
+    // The legend is one line a series beside the plot: a chart of more series than `height`
+    // holds (a stage breakdown of every variant) grows taller, so no entry is cut off.
+    const int top = 16 + 2 * kLine;
+    height = std::max(height, top + static_cast<int>(chart.series.size()) * kLine + 2 * kLine + 10);
+    const int left = 92, right = width - legend - 16, bottom = height - 2 * kLine - 10;
     if (right - left < 100 || bottom - top < 100) throw std::invalid_argument("plot: the image is too small");
     Canvas cv(width, height);
     cv.text(16, 12, fit(chart.title, width - 32), kInk);
@@ -88,7 +92,12 @@ Image draw_lines(const Chart& chart, int width, int height) {
     std::size_t colored = 0, libraries = 0;
     int legend_y = top;
     for (const Series& s : chart.series) {
-        const int dash = s.library ? std::max(3, 10 - 3 * static_cast<int>(libraries)) : 0;
+        // Past the ten hues, the same hues again dashed, then dotted: every line its own look.
+        const int cycle = static_cast<int>(colored / kSeriesHues);
+        const int dash = s.library ? std::max(3, 10 - 3 * static_cast<int>(libraries))
+                                   : (cycle == 0   ? 0
+                                      : cycle == 1 ? 12
+                                                   : 4);
         const Rgb color = s.library ? library_color(libraries++) : series_color(colored++);
         std::vector<Point> pts;
         for (const Point& p : s.points)
@@ -191,9 +200,10 @@ bool Chart::is_bar_chart() const {
 Rgb series_color(std::size_t k) {
     // Ten hues that stay apart on white and for the common color-vision deficiencies (blue,
     // orange and purple first); the library's black and the ceiling's red are not among them.
-    static const Rgb kColors[] = {{31, 119, 180}, {255, 127, 14},  {148, 103, 189}, {44, 160, 44},   {23, 190, 207},
-                                  {140, 86, 75},  {227, 119, 194}, {188, 189, 34},  {127, 127, 127}, {0, 90, 50}};
-    return kColors[k % (sizeof(kColors) / sizeof(kColors[0]))];
+    static const Rgb kColors[kSeriesHues] = {{31, 119, 180},  {255, 127, 14}, {148, 103, 189}, {44, 160, 44},
+                                             {23, 190, 207},  {140, 86, 75},  {227, 119, 194}, {188, 189, 34},
+                                             {127, 127, 127}, {0, 90, 50}};
+    return kColors[k % kSeriesHues];
 }
 
 Rgb library_color(std::size_t k) {

@@ -47,13 +47,15 @@ struct Chart {
 
 // The color of the k-th series that is not a library's, and of the k-th library's (black, then
 // grays: the libraries are drawn dashed, each a shorter dash than the one before).
+// Series k's color: one of kSeriesHues hues (a line chart dashes the second round of them).
+constexpr std::size_t kSeriesHues = 10;
 Rgb series_color(std::size_t k);
 Rgb library_color(std::size_t k);
 constexpr Rgb kCeilingColor{214, 39, 40};
 constexpr Rgb kBackground{255, 255, 255};
 
-// The chart as an RGB image `width` pixels wide (a line chart is `height` tall, a bar chart as
-// tall as its bars need). Throws std::invalid_argument for a chart with nothing to draw.
+// The chart as an RGB image `width` pixels wide (a line chart is `height` tall, or taller when
+// its legend needs it; a bar chart as tall as its bars need). Throws std::invalid_argument for a chart with nothing to draw.
 Image draw(const Chart& chart, int width = 1000, int height = 520);
 
 // Images one above the other, each left-aligned on a white background.

@@ -224,6 +224,31 @@ TEST(LineChart, AFasterSeriesIsDrawnAboveASlowerOneAndTheCeilingAboveBoth) {
     EXPECT_LT(ceiling.y, fast.y);
 }
 
+TEST(LineChart, ALegendLongerThanTheChartMakesItTallerAndCutsNoEntry) {
+    // A stage breakdown of every variant: 26 series, more than 520 pixels of legend lines hold.
+    Chart c;
+    c.title = "stages";
+    for (int k = 0; k < 26; ++k)
+        c.series.push_back(
+            series("variant " + std::to_string(k) + ": a stage", {{1 << 20, 1.0 + k}, {1 << 24, 2.0 + k}}));
+    const Image tall = draw(c, 1000, 520);
+    EXPECT_GT(tall.height, 520);
+    // The last entry's swatch (series 25: the 6th hue, dotted) lies inside the image, in the legend
+    // column at the right, below where a 520-pixel image would have ended its legend.
+    int lowest = -1;
+    const Rgb last = series_color(25);
+    for (int y = 0; y < tall.height; ++y)
+        for (int x = tall.width * 2 / 3; x < tall.width; ++x) {
+            const std::uint8_t* p = tall.at(x, y);
+            if (p[0] == last.r && p[1] == last.g && p[2] == last.b) lowest = y;
+        }
+    EXPECT_GT(lowest, 520 - 60);
+    EXPECT_LT(lowest, tall.height);
+    // A few series keep the height asked for.
+    c.series.resize(3);
+    EXPECT_EQ(draw(c, 1000, 520).height, 520);
+}
+
 TEST(LineChart, PointsNotMeasuredAreLeftOutAndAChartWithNoneIsRefused) {
     Chart c;
     c.title = "empty";

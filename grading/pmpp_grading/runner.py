@@ -192,16 +192,16 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
     found, looked = sanitizer.find(ex.nvcc, env)
     if found is None:
         return sanitizer.not_found(part, looked), []
-    verdicts, outcomes, wall = [], [], 0.0
+    verdicts, outcomes, walls = [], [], {}
     for tool in part.tools:
         verdict, outcome = run_sanitizer_tool(tree, ex, part, tool, log_dir, settings, env, found, takes_images,
                                               sandbox, alone)
         outcomes.append(outcome)
-        wall += outcome.wall_s
+        walls[tool] = outcome.wall_s
         verdicts.append(verdict)
         if verdict.status != scoring.PASSED:
             break
-    return sanitizer.judge_sanitize(part, verdicts, wall, found), outcomes
+    return sanitizer.judge_sanitize(part, verdicts, sum(walls.values()), found, walls), outcomes
 
 
 def run_sanitizer_tool(tree: str, ex: Exercise, part: Part, tool: str, log_dir: str, settings: Settings,

@@ -281,11 +281,16 @@ def not_found(part: Part, looked: List[str]) -> PartResult:
 
 
 def judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float,
-                   found: Optional[str] = None) -> PartResult:
+                   found: Optional[str] = None, tool_walls: Optional[Dict[str, float]] = None) -> PartResult:
     """The part from its tools' verdicts, in the rubric's order: the first that did not pass
     decides (the tools after it do not run, or their verdicts are not given); every one passing
-    earns the points. `found`: the sanitizer that ran, recorded last."""
+    earns the points. `found`: the sanitizer that ran, recorded last. `tool_walls`: each tool's
+    own seconds (details.tool_wall_s, for the tools whose verdicts are given): the part's wall
+    time spans them all, and the next submission's pool orders each tool by its own."""
     result = _judge_sanitize(part, verdicts, wall_s)
+    if tool_walls:
+        result.details["tool_wall_s"] = {v.tool: round(float(tool_walls[v.tool]), 2)
+                                         for v in verdicts if v.tool in tool_walls}
     if found is not None:
         result.details["sanitizer"] = found
     return result

@@ -122,7 +122,9 @@ class SanitizeTasks:
                 break
         ran = [r for r in self.runs.values() if r.verdict is not None]
         wall = max(r.end for r in ran) - min(r.start for r in ran)
-        return sanitizer.judge_sanitize(self.part, verdicts, wall, self.found), outcomes, self.tools[len(verdicts):]
+        walls = {tool: self.runs[tool].end - self.runs[tool].start for tool in self.tools[:len(verdicts)]}
+        return (sanitizer.judge_sanitize(self.part, verdicts, wall, self.found, walls), outcomes,
+                self.tools[len(verdicts):])
 
 
 @dataclass
@@ -160,8 +162,9 @@ class TaskTimes:
 
     def learn(self, docs: Sequence[dict]) -> None:
         """The passed check and sanitize parts of earlier reports (grade.json documents), oldest
-        first, so that the newest time of a task is kept. A sanitize part's wall time spans its
-        tools' runs: each of its tools is given it (an over-estimate for the shorter)."""
+        first, so that the newest time of a task is kept. A sanitize tool's time is its own
+        (details.tool_wall_s); in a report from before those, the part's wall time, which spans
+        its tools' runs (an over-estimate for the shorter)."""
         def finished(doc: dict) -> str:
             return str(doc.get("finished") or "")
 
@@ -175,17 +178,19 @@ class TaskTimes:
                     if p.get("status") != scoring.PASSED or not isinstance(wall, (int, float)):
                         continue
                     if p.get("kind") == CHECK:
-                        keys = [self.key(e.get("exercise"), p.get("part"))]
+                        keys = [(self.key(e.get("exercise"), p.get("part")), wall)]
                     elif p.get("kind") == SANITIZE:
-                        details = p.get("details")
-                        tools = details.get("tools") if isinstance(details, dict) else None
-                        keys = [self.key(e.get("exercise"), p.get("part"), t)
-                                for t in (tools if isinstance(tools, list) else [])]
+                        details = p.get("details") if isinstance(p.get("details"), dict) else {}
+                        tools = details.get("tools")
+                        own = details.get("tool_wall_s") if isinstance(details.get("tool_wall_s"), dict) else {}
+                        keys = [(self.key(e.get("exercise"), p.get("part"), t),
+                                 own[t] if isinstance(own.get(t), (int, float)) else wall)
+                                for t in (tools if isinstance(tools, list) else []) if isinstance(t, str)]
                     else:
                         continue
                     with self._lock:
-                        for k in keys:
-                            self._seconds[k] = float(wall)
+                        for k, seconds in keys:
+                            self._seconds[k] = float(seconds)
 
     def __len__(self) -> int:
         with self._lock:

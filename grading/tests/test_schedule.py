@@ -179,11 +179,12 @@ class Graded:
                     if p["part"] == part)
 
     def untimed_parts(self) -> dict:
-        """Every check and sanitize part's record but its wall time (the sanitizer's path: its name)."""
+        """Every check and sanitize part's record but its wall times (the sanitizer's path: its name)."""
         out = {}
         for e in self.doc["exercises"]:
             for p in (p for p in e["parts"] if p["kind"] != PERFORMANCE):
                 p = {k: v for k, v in p.items() if k != "wall_s"}
+                p["details"] = {k: v for k, v in p["details"].items() if k != "tool_wall_s"}
                 if "sanitizer" in p["details"]:
                     p["details"] = dict(p["details"], sanitizer=os.path.basename(p["details"]["sanitizer"]))
                 out[f"{e['exercise']}/{p['part']}"] = p
@@ -421,6 +422,15 @@ class ToolOrder(unittest.TestCase):
         self.assertEqual([r.tool for r in one.of("01_alpha", "sanitize")], ["memcheck"])
         self.assertFalse(os.path.exists(os.path.join(four.out, "logs", "01_alpha", "sanitize.racecheck.log")))
 
+    def test_each_tool_s_own_time_is_recorded_with_one_slot_as_with_four(self):
+        four, one = self.grade_both(DELAYED)
+        for graded in (four, one):
+            part = graded.part("01_alpha/sanitize")
+            self.assertEqual(part["status"], scoring.PASSED)
+            walls = part["details"]["tool_wall_s"]
+            self.assertEqual(sorted(walls), ["memcheck", "racecheck"])
+            self.assertTrue(all(0 < s <= part["wall_s"] + 0.01 for s in walls.values()), (walls, part["wall_s"]))
+
     def test_a_passing_first_tool_and_a_failing_second_give_the_second_s_verdict(self):
         four, one = self.grade_both(DELAYED + "sanitizer_error=racecheck alpha_student.txt:21\n")
         part = four.part("01_alpha/sanitize")
@@ -533,6 +543,16 @@ class TaskTimesLearned(unittest.TestCase):
         self.assertEqual(order, ["02_beta/correctness", "02_beta/sanitize [memcheck]", "02_beta/second check",
                                  "01_alpha/sanitize [memcheck]", "01_alpha/sanitize [racecheck]",
                                  "01_alpha/correctness"])
+
+    def test_each_tool_takes_its_own_time_when_the_report_has_it(self):
+        times = untimed.TaskTimes()
+        part = self.part("sanitize", "sanitize", "passed", 40.0, ["memcheck", "racecheck"])
+        part["details"]["tool_wall_s"] = {"memcheck": 12.0, "racecheck": "slow"}  # racecheck's: not a time
+        times.learn([self.report("2026-12-02 10:00:00 UTC", [part])])
+        tasks = {t.tool: t for t in untimed.pool_order(stand_in_tasks(parse_rubric(RUBRIC)))
+                 if t.tool and t.ex.name == "01_alpha"}
+        self.assertEqual(times.of(tasks["memcheck"]), 12.0)
+        self.assertEqual(times.of(tasks["racecheck"]), 40.0)  # the part's wall time stands in
 
     def test_a_part_that_did_not_pass_or_has_no_time_teaches_nothing(self):
         times = untimed.TaskTimes()

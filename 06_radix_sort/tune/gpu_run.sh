@@ -3,8 +3,9 @@
 # build, tests, the starter rejected, the reference answer with every implementation (u32 keys
 # and key-value pairs at 2^20, 2^24, 2^28 against CUB, with each variant's per-stage breakdown),
 # u64 keys and 16-bit keys at 2^28, the tile-shape sweep behind NOTES.md, the instruction-count
-# variants of the pass (tune/sweep_instructions.cu), Nsight Compute on variant 5's pass kernel and
-# on CUB's, and racecheck on the kernels that share memory.
+# variants of the pass (tune/sweep_instructions.cu), Nsight Compute on the pass kernels of variants
+# 5 and 6 and on CUB's (keys alone; 6 and CUB with values too), and racecheck on the kernels that
+# share memory.
 # Estimated on an H200 with 16 cores: build 0.7 min, tests 1 min, the harness 1.5 min, the
 # rest 2.3 min (the sweeps compile while the tests run).
 source "$(dirname "$0")/../../common/gpu_steps.sh"
@@ -37,10 +38,15 @@ sections="--section SpeedOfLight --section Occupancy --section WarpStateStats --
  --metrics smsp__inst_executed.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum,\
 smsp__inst_executed_op_shared_atom.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed_op_global_red.sum"
-for impl in onesweep cub; do
-    kernel=$([ $impl = onesweep ] && echo onesweep_pass || echo Onesweep)
-    TAILN=40 step profile_$impl 90 make -C 06_radix_sort profile ARCH=sm_90 IMPL=$impl PROFILE_SIZE=2^24 \
-        RUN_ARGS="--pairs no" NCU_ARGS="-k regex:$kernel --launch-count 1 $sections"
+# Then variant 6 against CUB, keys alone and pairs: the pairs pass is where variant 6 still trails
+# (NOTES.md, "Variant 6 measured": values cost us 24% over keys alone, CUB 17%).
+for impl in onesweep onesweep_ptx cub; do
+    kernel=$([ $impl = cub ] && echo Onesweep || echo onesweep_pass)
+    for pairs in no yes; do
+        [ $impl = onesweep ] && [ $pairs = yes ] && continue
+        TAILN=40 step profile_${impl}_pairs_$pairs 90 make -C 06_radix_sort profile ARCH=sm_90 IMPL=$impl \
+            PROFILE_SIZE=2^24 RUN_ARGS="--pairs $pairs" NCU_ARGS="-k regex:$kernel --launch-count 1 $sections"
+    done
 done
 TAILN=6 step racecheck 120 compute-sanitizer --tool racecheck --error-exitcode 99 --print-limit 20 \
-    $BIN --impl onesweep,coarsened --check --max-size 300 --seed 1
+    $BIN --impl onesweep,onesweep_ptx,coarsened --check --max-size 300 --seed 1

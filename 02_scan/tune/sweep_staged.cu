@@ -99,21 +99,25 @@ void run_staged(const int* in, int* out, std::size_t n, void* ws) {
     const std::size_t tiles = tiles_of<T, R>(n);
     const int smem = T * R * 16;
     static bool set = [&] {
-        cudaFuncSetAttribute(staged<T, R, F, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+        PMPP_CUDA_CHECK(cudaFuncSetAttribute(staged<T, R, F, P>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
         return true;
     }();
     (void)set;
     auto* w = static_cast<unsigned long long*>(ws);
-    cudaMemsetAsync(w, 0, (1 + tiles) * 8);
+    PMPP_CUDA_CHECK(cudaMemsetAsync(w, 0, (1 + tiles) * 8));
     staged<T, R, F, P><<<static_cast<unsigned>(tiles), T, smem>>>(reinterpret_cast<const unsigned*>(in),
                                                                   reinterpret_cast<unsigned*>(out), n,
                                                                   reinterpret_cast<unsigned*>(w), w + 1);
+    PMPP_CHECK_LAUNCH();
 }
 
+// Above 48 KB of dynamic shared memory the occupancy calculator counts 0 blocks until the kernel
+// has opted in (run_staged does so before its first launch): opt in here first.
 template <typename Kernel>
 int blocks_per_sm(Kernel k, int threads, int smem) {
+    PMPP_CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     int blocks = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem);
+    PMPP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, threads, smem));
     return blocks;
 }
 

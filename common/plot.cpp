@@ -93,11 +93,9 @@ Image draw_lines(const Chart& chart, int width, int height) {
     int legend_y = top;
     for (const Series& s : chart.series) {
         // Past the ten hues, the same hues again dashed, then dotted: every line its own look.
-        const int cycle = static_cast<int>(colored / kSeriesHues);
+        constexpr int kDashOfRound[] = {0, 12, 4};  // solid, dashed, dotted
         const int dash = s.library ? std::max(3, 10 - 3 * static_cast<int>(libraries))
-                                   : (cycle == 0   ? 0
-                                      : cycle == 1 ? 12
-                                                   : 4);
+                                   : kDashOfRound[std::min<std::size_t>(colored / kSeriesHues, 2)];
         const Rgb color = s.library ? library_color(libraries++) : series_color(colored++);
         std::vector<Point> pts;
         for (const Point& p : s.points)

@@ -78,20 +78,17 @@ __device__ __forceinline__ unsigned digit_bit(unsigned bits, unsigned d, int b) 
         return (bits >> (SHIFT + b)) & 1u;
 }
 
-// Each bit of the peer mask in CUB's sequence: radix_sort_5_onesweep.cuh's
-// and_lanes_agreeing_on_bit (variant 6 ships it), here on bit SHIFT + B of the key with kExtract.
-template <int SHIFT, int... B>
-__device__ __forceinline__ unsigned cub_ballots(unsigned word, std::integer_sequence<int, B...>) {
-    unsigned peers = kFullMask;
-    (onesweep::and_lanes_agreeing_on_bit<(SHIFT < 0 ? 0 : SHIFT) + B>(peers, word), ...);
-    return peers;
-}
-
 // The lanes whose key has the same digit: eight ballots.
 template <bool CUB_SEQUENCE, int SHIFT>
 __device__ __forceinline__ unsigned lanes_with_same_digit(unsigned bits, unsigned d) {
     if constexpr (CUB_SEQUENCE) {
-        return cub_ballots<SHIFT>(SHIFT < 0 ? d : bits, std::make_integer_sequence<int, onesweep::kDigitBits>{});
+        // variant 6's ballots (radix_sort_5_onesweep.cuh), on the digit, or with kExtract on bits
+        // SHIFT to SHIFT + 7 of the key itself
+        static_assert(onesweep::kDigitBits == 8, "eight bit positions below");
+        constexpr int kFirst = SHIFT < 0 ? 0 : SHIFT;
+        return onesweep::lanes_agreeing_on_bits(
+            SHIFT < 0 ? d : bits, std::integer_sequence<int, kFirst, kFirst + 1, kFirst + 2, kFirst + 3, kFirst + 4,
+                                                        kFirst + 5, kFirst + 6, kFirst + 7>{});
     } else {  // the shipped code
         unsigned peers = kFullMask;
 #pragma unroll

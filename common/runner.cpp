@@ -5,10 +5,12 @@
 #include "common/bench_report.h"
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
+#include "common/phase_clock.h"
 #include "common/report.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <new>
@@ -231,10 +233,10 @@ private:
                 std::cout << "  (skipped " << c.label << ": " << why << ")\n";
                 continue;
             }
-            current_ = "the inputs and the CPU's answer of " + c.label;
+            enter("the inputs and the CPU's answer of " + c.label);
             const ExerciseDef::CheckOne check = def_.prepare_case(c, case_seed(seed_, c), opts_);
             for (const Impl* impl : checked) {
-                current_ = impl->name + " on " + c.label;
+                enter(impl->name + " on " + c.label);
                 CheckResult r;
                 {
                     NvtxRange range(("impl:" + impl->name).c_str());
@@ -259,7 +261,7 @@ private:
                     t.failures.push_back(c.label + ": " + r.report());
                 }
             }
-            current_.clear();
+            leave();
         }
         Json checks = Json::array();
         Json summary = Json::object();
@@ -324,7 +326,9 @@ private:
         copy_bytes &= ~std::size_t{4095};
         TimingOptions copy_timing = timing;
         copy_timing.repeats = std::max(timing.repeats, 10);
+        enter("the copy bandwidth");
         const CopyBandwidth copy = measure_copy_bandwidth(copy_bytes, copy_timing, &flusher);
+        leave();
         Json cj = Json::object();
         cj.set("bytes", static_cast<double>(copy.bytes));
         cj.set("median_ms", copy.ms.median);
@@ -365,10 +369,10 @@ private:
             }
             std::vector<BenchRow> rows;
             {
-                current_ = "the inputs and the CPU's answer at n=" + format_size(n);
+                enter("the inputs and the CPU's answer at n=" + format_size(n));
                 const ExerciseDef::BenchOne bench_one = def_.prepare_size(n, ctx);
                 for (const Impl* impl : to_bench) {
-                    current_ = impl->name + " benchmark at n=" + format_size(n);
+                    enter(impl->name + " benchmark at n=" + format_size(n));
                     std::vector<Measurement> ms;
                     {
                         NvtxRange range(("impl:" + impl->name).c_str());
@@ -377,7 +381,7 @@ private:
                     for (auto& m : ms)
                         if (ctx.times_section(m.section)) rows.push_back({impl, m});
                 }
-                current_.clear();
+                leave();
             }  // the size's problem is freed before the next size's is made
             const std::size_t wrong_before = wrong.size();
             report_size(std::cout, report, n, rows, bench, wrong);
@@ -413,6 +417,7 @@ private:
     }
 
     int finish(int code, const std::string& status, const std::string& error) {
+        if (std::getenv("PMPP_PHASE_TIMES") != nullptr) std::cerr << "\n" << clock_.summary();
         Json shapes = Json::array();
         for (const auto& s : reported_shapes()) {
             Json j = Json::object();
@@ -459,8 +464,18 @@ private:
     std::vector<const Impl*> selected_;
     std::set<std::string> failed_check_;
     bool any_wrong_ = false;
-    std::string current_;
+    std::string current_;  // what runs now, for an error's message ("while running ...")
+    PhaseClock clock_;  // and how long each such phase took (PMPP_PHASE_TIMES)
     std::string key_figure_;
+
+    void enter(const std::string& what) {
+        current_ = what;
+        clock_.enter(what);
+    }
+    void leave() {
+        current_.clear();
+        clock_.leave();
+    }
 };
 
 }  // namespace

@@ -5,10 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <limits>
-#include <unistd.h>
 #include <fstream>
+#include <limits>
 #include <string>
+
+#include <unistd.h>
 
 using namespace pmpp;
 
@@ -79,6 +80,25 @@ TEST(Png, WritesAndReadsBackEveryPixelInRgbAndRgba) {
         EXPECT_EQ(back.pixels, img.pixels);
         std::remove(path.c_str());
     }
+}
+
+TEST(Png, AnImageOfNoPixelsIsRefusedWithItsNameAndNoFileIsLeft) {
+    if (!png_supported()) GTEST_SKIP() << "built without libpng (install libpng-dev and rebuild)";
+    const std::string path = temp_path("empty.png");
+    std::remove(path.c_str());
+    try {
+        write_image(path, Image(0, 5, 4));
+        FAIL() << "a 0x5 image was written";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("empty.png"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("0x5 pixels"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(std::ifstream(path).good());
+    // The error path leaves the next write working.
+    const Image img = test_pattern(7, 3, 4);
+    write_image(path, img);
+    EXPECT_EQ(read_png(path).pixels, img.pixels);
+    std::remove(path.c_str());
 }
 
 TEST(Images, NaNPixelsBecomeZeroNotUndefined) {

@@ -222,6 +222,15 @@ Options parse_command_line(int argc, const char* const* argv, const std::vector<
             std::string err;
             if (!parse_size(v, n, err, max_size)) throw UsageError("option --" + name + ": " + err);
             (name == "size" ? o.size : o.max_size) = n;
+        } else if (name == "shard") {
+            const std::string v = take_value("I/N, e.g. 2/3");
+            const std::size_t slash = v.find('/');
+            int i = 0, n = 0;
+            if (slash == std::string::npos || !parse_int(v.substr(0, slash), i) || !parse_int(v.substr(slash + 1), n) ||
+                n < 1 || n > 1000 || i < 1 || i > n)
+                throw UsageError("option --shard: '" + v + "' is not I/N with 1 <= I <= N <= 1000 (e.g. 2/3)");
+            o.shard = i;
+            o.shards = n;
         } else if (name == "seed") {
             const std::string v = take_value("an unsigned integer");
             if (!parse_u64(v, o.seed)) throw UsageError("option --seed: '" + v + "' is not an unsigned 64-bit integer");
@@ -300,6 +309,8 @@ std::string usage_text(const std::string& program, const std::string& summary, c
           "                          (neither --check nor --bench: both)\n"
           "  --size N                problem size: 1000, 2^20, 2^26+3, 1<<20, 16M\n"
           "  --max-size N            with --check: skip cases larger than N\n"
+          "  --shard I/N             with --check: only every N-th selected case, from the I-th (the N\n"
+          "                          shards together run each case once)\n"
           "  --seed S                replay the inputs of an earlier run (every run prints its seed)\n"
           "  --json FILE             write machine-readable results to FILE\n"
           "  --section NAME          with --bench: time and report only the rows of that table (e.g. kernel;\n"

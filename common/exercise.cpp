@@ -38,6 +38,14 @@ std::string case_label(std::size_t n, const std::string& words) {
     return "n=" + format_size(n) + (words.empty() ? "" : " " + words);
 }
 
+std::vector<Case> shard_of(std::vector<Case> cases, int shard, int shards) {
+    if (shards <= 1) return cases;
+    std::vector<Case> out;
+    for (std::size_t i = static_cast<std::size_t>(shard - 1); i < cases.size(); i += static_cast<std::size_t>(shards))
+        out.push_back(std::move(cases[i]));
+    return out;
+}
+
 const Impl* find_impl(const ExerciseDef& def, const std::string& name) {
     for (const auto& impl : def.impls)
         if (impl.name == name) return &impl;

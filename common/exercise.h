@@ -61,6 +61,10 @@ struct Case {
 // full run. (FNV-1a of the label: the same on every platform.)
 std::uint64_t case_seed(std::uint64_t run_seed, const Case& c);
 
+// --shard I/N: the cases at positions I-1, I-1+N, I-1+2N, ... (every case when N = 1). Taking
+// every N-th rather than a block spreads a list's large and small cases over the shards alike.
+std::vector<Case> shard_of(std::vector<Case> cases, int shard, int shards);
+
 // The patterns over all cases of one implementation, from the cases and whether each passed:
 // fails only at sizes that are not powers of two, only in place, only from some n on, only on one
 // distribution, only at n = 0. Facts, like check_hints.h's: no pattern, no hint.

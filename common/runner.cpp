@@ -206,15 +206,17 @@ private:
                 if (labels.insert(at_n.label).second) out.push_back(std::move(at_n));
             }
         }
-        return out;
+        return shard_of(std::move(out), opts_.shard, opts_.shards);
     }
 
     // Case by case, every implementation on each case's one problem; then each implementation's
     // summary, in the order they were asked for.
     void run_checks() {
         const std::vector<Case> cases = selected_cases();
-        std::cout << "\n== check: " << cases.size()
-                  << " case(s) per implementation, outputs poisoned before each run\n";
+        std::cout << "\n== check: " << cases.size() << " case(s) per implementation"
+                  << (opts_.shards > 1 ? format(" (shard %d/%d of the cases)", opts_.shard, opts_.shards)
+                                       : std::string())
+                  << ", outputs poisoned before each run\n";
         struct Tally {
             std::size_t passed = 0;
             std::vector<std::string> failures;

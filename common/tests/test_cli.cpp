@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,51 @@ TEST(CommandLine, SectionNamesOneBenchmarkTableAndNeedsAName) {
     EXPECT_THROW(parse({"--section"}), UsageError);
     EXPECT_THROW(parse({"--section", "  "}), UsageError);
     EXPECT_THROW(parse({"--section", "--bench"}), UsageError);
+}
+
+TEST(CommandLine, ShardTakesIOfNAndRefusesAnythingElse) {
+    const Options none = parse({"--check"});
+    EXPECT_EQ(none.shard, 1);
+    EXPECT_EQ(none.shards, 1);
+    const Options o = parse({"--check", "--shard", "2/3"});
+    EXPECT_EQ(o.shard, 2);
+    EXPECT_EQ(o.shards, 3);
+    EXPECT_EQ(parse({"--shard=1/1"}).shards, 1);
+    for (const char* bad : {"0/3", "4/3", "3", "1/0", "/3", "1/", "a/b", "1/1001", "-1/2", "1/2/3"}) {
+        try {
+            parse({"--shard", bad});
+            FAIL() << bad << " was accepted";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("--shard"), std::string::npos) << e.what();
+        }
+    }
+}
+
+TEST(CaseShards, TheShardsTakeEveryNthCaseAndTogetherEachCaseOnce) {
+    std::vector<Case> cases;
+    for (int i = 0; i < 8; ++i) {
+        Case c;
+        c.n = static_cast<std::size_t>(i);
+        c.label = "case " + std::to_string(i);
+        cases.push_back(c);
+    }
+    auto labels = [](const std::vector<Case>& cs) {
+        std::vector<std::string> out;
+        for (const Case& c : cs) out.push_back(c.label);
+        return out;
+    };
+    EXPECT_EQ(labels(shard_of(cases, 1, 1)), labels(cases));
+    EXPECT_EQ(labels(shard_of(cases, 1, 3)), (std::vector<std::string>{"case 0", "case 3", "case 6"}));
+    EXPECT_EQ(labels(shard_of(cases, 2, 3)), (std::vector<std::string>{"case 1", "case 4", "case 7"}));
+    EXPECT_EQ(labels(shard_of(cases, 3, 3)), (std::vector<std::string>{"case 2", "case 5"}));
+    const std::vector<std::string> all = labels(cases);
+    for (int shards : {2, 5, 8, 9}) {
+        std::multiset<std::string> seen;
+        for (int i = 1; i <= shards; ++i)
+            for (const std::string& l : labels(shard_of(cases, i, shards))) seen.insert(l);
+        EXPECT_EQ(seen, std::multiset<std::string>(all.begin(), all.end())) << shards << " shards";
+    }
+    EXPECT_TRUE(shard_of(cases, 9, 9).empty());  // more shards than cases: the last ones run none
 }
 
 TEST(CommandLine, AcceptsOnlyTheListedChoices) {

@@ -112,7 +112,9 @@ def check_rubric(g: Grading) -> int:
         print(f"  {name}" + ("" if name in g.rubric.parts else "  (the [*/...] parts)"))
         for p in parts:
             if p.kind == "sanitize":
-                extra = (f", {' then '.join(p.tools)} over the check cases up to n = {p.max_size}, "
+                shards = dict(p.shards)
+                tools = [t + (f" (in {shards[t]} processes)" if t in shards else "") for t in p.tools]
+                extra = (f", {' then '.join(tools)} over the check cases up to n = {p.max_size}, "
                          f"{p.timeout:g} s a tool, " + (f"after {', '.join(p.requires)}" if p.requires
                                                         else "whatever the checks score"))
             else:

@@ -43,10 +43,13 @@ COMMON_PART_KEYS = {"type", "points", "args", "timeout"}
 CHECK_KEYS = COMMON_PART_KEYS | {"credit"}
 PERFORMANCE_KEYS = COMMON_PART_KEYS | {"reference", "section", "label", "aggregate", "full_within", "curve",
                                        "requires"} | PLAUSIBILITY_KEYS
-SANITIZE_KEYS = COMMON_PART_KEYS | {"tools", "max_size", "requires"}
+SANITIZE_KEYS = COMMON_PART_KEYS | {"tools", "max_size", "requires", "shards"}
+# `shards`: a tool's check cases split over at most this many processes (`--shard I/N`).
+MAX_SHARDS = 16
 PART_KEYS = {CHECK: CHECK_KEYS, PERFORMANCE: PERFORMANCE_KEYS, SANITIZE: SANITIZE_KEYS}
-# Options the grader sets on every part's command line; a sanitize part's --max-size is its max_size.
-GRADER_OPTIONS = ("--impl", "--json", "--seed", "--check", "--bench", "--images")
+# Options the grader sets on every part's command line; a sanitize part's --max-size is its max_size
+# (and --shard its shards).
+GRADER_OPTIONS = ("--impl", "--json", "--seed", "--check", "--bench", "--images", "--shard")
 
 
 class RubricError(ValueError):
@@ -87,12 +90,31 @@ class Part:
     requires_nothing: bool = False  # sanitize parts: `requires = none`
     tools: Tuple[str, ...] = ("memcheck",)          # sanitize parts, in the order they run
     max_size: int = DEFAULT_SANITIZE_MAX_SIZE       # sanitize parts: --max-size of the check
+    shards: Tuple[Tuple[str, int], ...] = ()        # sanitize parts: (tool, N) for a tool run as N processes
     plausible_fraction_of_copy: float = MAX_PLAUSIBLE_FRACTION_OF_COPY  # performance parts
     copy_bandwidth_tolerance: float = MAX_COPY_BANDWIDTH_TOLERANCE       # performance parts
 
     @property
     def key(self) -> str:
         return self.exercise + "/" + self.name
+
+    @property
+    def runs(self) -> Tuple[str, ...]:
+        """A sanitize part's processes in the order they run: each tool by its name, or a tool
+        with shards as "TOOL 1/N" ... "TOOL N/N" (each runs every N-th check case: `--shard`)."""
+        counts = dict(self.shards)
+        out: List[str] = []
+        for tool in self.tools:
+            n = counts.get(tool, 1)
+            out += [tool] if n == 1 else [f"{tool} {i}/{n}" for i in range(1, n + 1)]
+        return tuple(out)
+
+
+def run_tool(run: str) -> Tuple[str, List[str]]:
+    """A sanitize run's tool and the harness options of its shard: "racecheck 2/3" ->
+    ("racecheck", ["--shard", "2/3"]); "memcheck" -> ("memcheck", [])."""
+    tool, _, shard = run.partition(" ")
+    return tool, (["--shard", shard] if shard else [])
 
 
 @dataclass
@@ -180,6 +202,36 @@ def _tools(text: str, where: str) -> Tuple[str, ...]:
     if len(set(tools)) != len(tools):
         raise RubricError(f"{where}: a tool is named twice")
     return tools
+
+
+def _shards(text: Optional[str], tools: Tuple[str, ...], where: str) -> Tuple[Tuple[str, int], ...]:
+    """`shards = N` (every tool) or `shards = TOOL:N TOOL:N` (the tools named; the others 1)."""
+    if text is None or not text.strip():
+        return ()
+    items = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+
+    def count(value: str) -> int:
+        if not re.fullmatch(r"[0-9]+", value) or not 1 <= int(value) <= MAX_SHARDS:
+            raise RubricError(f"{where}: '{value}' is not a count of processes in [1, {MAX_SHARDS}]")
+        return int(value)
+
+    if len(items) == 1 and ":" not in items[0]:
+        if not re.fullmatch(r"[0-9]+", items[0]):
+            raise RubricError(f"{where}: '{items[0]}' is neither a count of processes in [1, {MAX_SHARDS}] nor TOOL:N "
+                              "(e.g. racecheck:3)")
+        n = count(items[0])
+        return tuple((t, n) for t in tools if n > 1)
+    out: Dict[str, int] = {}
+    for item in items:
+        tool, colon, value = item.partition(":")
+        if not colon:
+            raise RubricError(f"{where}: '{item}' is not TOOL:N (e.g. racecheck:3), nor is the value one count")
+        if tool not in tools:
+            raise RubricError(f"{where}: '{tool}' is not one of the part's tools ({', '.join(tools)})")
+        if tool in out:
+            raise RubricError(f"{where}: {tool} is named twice")
+        out[tool] = count(value)
+    return tuple((t, out[t]) for t in tools if out.get(t, 1) > 1)
 
 
 def _choice(text: str, choices, where: str) -> str:
@@ -277,8 +329,9 @@ def parse_rubric(text: str, path: str = "rubric.ini") -> Rubric:
                 **_plausibility(sec, where, defaults))
         if kind == SANITIZE:
             requires = _requires(sec, where, kind)
+            tools = _tools(sec.get("tools", "memcheck"), where + " tools")
             part = replace(
-                part, tools=_tools(sec.get("tools", "memcheck"), where + " tools"),
+                part, tools=tools, shards=_shards(sec.get("shards"), tools, where + " shards"),
                 max_size=parse_size(sec["max_size"], where + " max_size") if "max_size" in sec
                 else DEFAULT_SANITIZE_MAX_SIZE,
                 requires=() if requires == (REQUIRES_NOTHING,) else requires,

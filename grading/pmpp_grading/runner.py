@@ -41,7 +41,7 @@ from .course import Exercise
 from .outputs import Outputs, read_results
 from .processes import StopSignal, log_tail, run_process
 from .record import note_device, now_iso, set_part
-from .rubric import CHECK, PERFORMANCE, SANITIZE, Part
+from .rubric import CHECK, PERFORMANCE, SANITIZE, Part, run_tool
 from .sandbox import Sandbox
 from .scoring import PartResult, RunOutcome
 from .settings import Settings, run_env
@@ -193,11 +193,11 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
     if found is None:
         return sanitizer.not_found(part, looked), []
     verdicts, outcomes, walls = [], [], {}
-    for tool in part.tools:
-        verdict, outcome = run_sanitizer_tool(tree, ex, part, tool, log_dir, settings, env, found, takes_images,
+    for run in part.runs:
+        verdict, outcome = run_sanitizer_tool(tree, ex, part, run, log_dir, settings, env, found, takes_images,
                                               sandbox, alone)
         outcomes.append(outcome)
-        walls[tool] = outcome.wall_s
+        walls[run] = outcome.wall_s
         verdicts.append(verdict)
         if verdict.status != scoring.PASSED:
             break
@@ -207,16 +207,19 @@ def run_sanitize(tree: str, ex: Exercise, part: Part, log_dir: str, settings: Se
 def run_sanitizer_tool(tree: str, ex: Exercise, part: Part, tool: str, log_dir: str, settings: Settings,
                        env: Dict[str, str], found: str, takes_images: bool = False, sandbox: Optional[Sandbox] = None,
                        alone: bool = True, stop=None) -> (sanitizer.ToolVerdict, RunOutcome):
-    """One tool's process of a sanitize part, judged. `stop`: the run's own CancelScope (default
-    the grading's StopSignal)."""
+    """One tool's process of a sanitize part (`tool`: one of part.runs, a tool or one of its
+    shards, "racecheck 2/3"), judged. `stop`: the run's own CancelScope (default the grading's
+    StopSignal)."""
     cwd = os.path.join(tree, ex.name)
     quiet = ["--no-images"] if takes_images and "--no-images" not in part.args else []
     base = _tool_base(log_dir, part, tool)
     report = base + ".sanitizer.log"
     outputs = Outputs(sandbox, base + ".json", report=report)  # never an earlier run's report
+    name, shard = run_tool(tool)
     program = [os.path.join(cwd, "build", ex.program), "--impl", "student", "--check", "--max-size",
-               str(part.max_size), "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args, *quiet]
-    outcome = run_harness(sanitizer.command(found, tool, outputs.report_arg, program), base + ".json",
+               str(part.max_size), *shard, "--seed", str(settings.seed), "--json", outputs.json_arg, *part.args,
+               *quiet]
+    outcome = run_harness(sanitizer.command(found, name, outputs.report_arg, program), base + ".json",
                           base + ".log", cwd, env, settings.part_timeout(part), stop or settings.stop, sandbox,
                           outputs, alone)
     verdict = sanitizer.judge_tool(tool, outcome, sanitizer.read_report(report, tree, ex.name, ex.student_paths()),
@@ -225,8 +228,9 @@ def run_sanitizer_tool(tree: str, ex: Exercise, part: Part, tool: str, log_dir: 
 
 
 def _tool_base(log_dir: str, part: Part, tool: str) -> str:
-    """The path stem of one tool's logs and results of a sanitize part."""
-    return os.path.join(log_dir, slug(part.name)) + "." + tool
+    """The path stem of one tool's (or one shard's) logs and results of a sanitize part:
+    sanitize.racecheck, sanitize.racecheck_2_3."""
+    return os.path.join(log_dir, slug(part.name)) + "." + slug(tool)
 
 
 def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, folder: Optional[str]) -> None:
@@ -234,7 +238,7 @@ def record_files(result: PartResult, out_dir: str, log_dir: str, part: Part, fol
     the pictures made viewable first (PPM to PNG)."""
     base = os.path.join(log_dir, slug(part.name))
     logs = [base + ".reference.log", base + ".log"]
-    for tool in part.tools if part.kind == SANITIZE else ():
+    for tool in part.runs if part.kind == SANITIZE else ():
         # The process's output, then the sanitizer's report: the report's excerpt is shown.
         logs += [_tool_base(log_dir, part, tool) + ".log", _tool_base(log_dir, part, tool) + ".sanitizer.log"]
     for attempt in range(2, 100):  # performance parts measured again (run_performance)

@@ -264,10 +264,12 @@ def judge_tool(tool: str, outcome: RunOutcome, report: Report, seed: Optional[in
                            "summary line: the sanitizer did not check this run" + _tail(report.tail))
     summary = (outcome.results.get("check_summary") or {}).get("student") or {}
     total, failed = scoring._as_int(summary.get("total")), scoring._as_int(summary.get("failed")) or 0
-    if not total:
-        return ToolVerdict(tool, scoring.GRADER_ERROR, f"{tool}: no check case ran under the sanitizer (every case "
-                           "above the part's max_size?)", 0)
-    return ToolVerdict(tool, scoring.PASSED, "", 0, total, failed)
+    if not total and " " not in tool:  # a shard may hold no case; its tool's shards together must (_judge_sanitize)
+        return ToolVerdict(tool, scoring.GRADER_ERROR, _NO_CASE.format(tool=tool), 0)
+    return ToolVerdict(tool, scoring.PASSED, "", 0, total or 0, failed)
+
+
+_NO_CASE = "{tool}: no check case ran under the sanitizer (every case above the part's max_size?)"
 
 
 def _tail(text: str) -> str:
@@ -308,9 +310,20 @@ def _judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> P
         if failed.first is not None:
             result.details["first_error"] = dict(failed.first.to_json(), tool=failed.tool)
         return result
-    cases = max((v.cases or 0) for v in verdicts) if verdicts else 0
+    # A tool's cases: those of its shards together (each ran every N-th case).
+    per_tool: Dict[str, int] = {}
+    for v in verdicts:
+        tool = v.tool.partition(" ")[0]
+        per_tool[tool] = per_tool.get(tool, 0) + (v.cases or 0)
+    empty = next((t for t, n in per_tool.items() if n == 0), None)
+    if empty is not None:
+        result.status, result.message = scoring.GRADER_ERROR, _NO_CASE.format(tool=empty + " (in all its shards)")
+        return result
+    cases = max(per_tool.values()) if per_tool else 0
     result.points = part.points
-    lines = [f"{' and '.join(ran)} found no errors over {cases} check case(s) up to n = {part.max_size}"]
+    shards = dict(part.shards)
+    names = [t + (f" (in {shards[t]} processes)" if shards.get(t, 1) > 1 else "") for t in per_tool]
+    lines = [f"{' and '.join(names)} found no errors over {cases} check case(s) up to n = {part.max_size}"]
     wrong = max((v.wrong_cases for v in verdicts), default=0)
     if wrong:
         lines.append(f"(the harness found {wrong} of them wrong under the sanitizer: the check part scores that)")

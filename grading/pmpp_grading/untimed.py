@@ -79,7 +79,9 @@ class SanitizeTasks:
     def __init__(self, ex: Exercise, part: Part, env: Dict[str, str], stop: StopSignal):
         self.ex, self.part = ex, part
         self.found, self.looked = sanitizer.find(ex.nvcc, env)
-        self.tools: List[str] = list(part.tools) if self.found else []
+        # Its processes, each one task: a tool, or each shard of a tool ("racecheck 2/3"), as
+        # part.runs orders them; "tool" below means one of these.
+        self.tools: List[str] = list(part.runs) if self.found else []
         self.scopes = {tool: CancelScope(stop) for tool in self.tools}
         self.runs: Dict[str, ToolRun] = {}
         self.decided = False

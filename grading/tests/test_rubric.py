@@ -4,7 +4,7 @@ import os
 import unittest
 
 from pmpp_grading import course
-from pmpp_grading.rubric import CHECK, PERFORMANCE, SANITIZE, RubricError, load_rubric, parse_rubric
+from pmpp_grading.rubric import CHECK, PERFORMANCE, SANITIZE, RubricError, load_rubric, parse_rubric, run_tool
 
 GRADING = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(GRADING)
@@ -111,6 +111,20 @@ class Parsing(unittest.TestCase):
                             ).parts_for("02_scan")[-1]
         self.assertEqual((part.timeout, part.max_size), (30.0, 1024))
 
+    def test_shards_split_the_tools_named_and_every_tool_with_one_count(self):
+        head = "[01_saxpy/s]\ntype = sanitize\npoints = 1\ntools = memcheck racecheck\n"
+        part = parse_rubric(head).parts_for("01_saxpy")[0]
+        self.assertEqual((part.shards, part.runs), ((), ("memcheck", "racecheck")))
+        part = parse_rubric(head + "shards = racecheck:3\n").parts_for("01_saxpy")[0]
+        self.assertEqual(part.shards, (("racecheck", 3),))
+        self.assertEqual(part.runs, ("memcheck", "racecheck 1/3", "racecheck 2/3", "racecheck 3/3"))
+        part = parse_rubric(head + "shards = 2\n").parts_for("01_saxpy")[0]
+        self.assertEqual(part.runs, ("memcheck 1/2", "memcheck 2/2", "racecheck 1/2", "racecheck 2/2"))
+        part = parse_rubric(head + "shards = racecheck:2, memcheck:1\n").parts_for("01_saxpy")[0]
+        self.assertEqual(part.runs, ("memcheck", "racecheck 1/2", "racecheck 2/2"))
+        self.assertEqual(run_tool("racecheck 2/3"), ("racecheck", ["--shard", "2/3"]))
+        self.assertEqual(run_tool("memcheck"), ("memcheck", []))
+
     def test_max_size_takes_the_harness_s_sizes(self):
         for text, value in (("4096", 4096), ("2^16", 65536), ("2^11+1", 2049), ("2^16-1", 65535), ("1<<12", 4096)):
             part = parse_rubric(f"[01_saxpy/s]\ntype = sanitize\npoints = 1\nmax_size = {text}\n").parts_for("01_saxpy")[0]
@@ -209,6 +223,17 @@ class Mistakes(unittest.TestCase):
         self.refused("[01_saxpy/p]\ntype = performance\npoints = 1\nargs = --section kernel\n", "--section",
                      "the part's section")
         self.refused("[defaults]\nsanitize_timeout = 0\n", "sanitize_timeout")
+
+    def test_bad_shards_are_refused_naming_them(self):
+        head = "[01_saxpy/s]\ntype = sanitize\npoints = 1\ntools = memcheck racecheck\n"
+        self.refused(head + "shards = synccheck:2\n", "shards", "synccheck", "not one of the part's tools")
+        self.refused(head + "shards = racecheck:0\n", "shards", "[1, 16]")
+        self.refused(head + "shards = racecheck:17\n", "shards", "[1, 16]")
+        self.refused(head + "shards = racecheck\n", "shards", "TOOL:N")
+        self.refused(head + "shards = racecheck:2 racecheck:3\n", "shards", "twice")
+        self.refused(head + "shards = two\n", "shards", "TOOL:N")
+        self.refused("[01_saxpy/c]\ntype = check\npoints = 1\nshards = 2\n", "shards")
+        self.refused(head + "args = --shard 1/2\n", "--shard", "set by the grader")
 
     def test_requires_none_stands_alone_on_sanitize_parts_only(self):
         self.refused(MINIMAL + "requires = none\n", "none", "sanitize part only")

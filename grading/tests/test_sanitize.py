@@ -212,6 +212,26 @@ class OneTool(unittest.TestCase):
         self.assertEqual((r.status, r.points), (scoring.PASSED, 1.0))
         self.assertEqual(r.message, "memcheck and racecheck found no errors over 40 check case(s) up to n = 4096")
 
+    def test_a_tool_s_shards_add_up_their_cases_and_an_empty_shard_is_no_mistake_unless_all_are(self):
+        part = parse_rubric("[01_saxpy/sanitize]\ntype = sanitize\npoints = 1\ntools = memcheck racecheck\n"
+                            "shards = racecheck:3\n").parts_for("01_saxpy")[0]
+        clean = sanitizer.ToolVerdict("memcheck", scoring.PASSED, "", 0, 5)
+        shards = [sanitizer.ToolVerdict(f"racecheck {i}/3", scoring.PASSED, "", 0, n) for i, n in ((1, 2), (2, 2), (3, 1))]
+        r = sanitizer.judge_sanitize(part, [clean] + shards, 3.0)
+        self.assertEqual((r.status, r.points, r.details["cases"]), (scoring.PASSED, 1.0, 5))
+        self.assertEqual(r.message, "memcheck and racecheck (in 3 processes) found no errors over 5 check case(s) "
+                                    "up to n = 4096")
+        empty = [sanitizer.ToolVerdict(f"racecheck {i}/3", scoring.PASSED, "", 0, 0) for i in (1, 2, 3)]
+        r = sanitizer.judge_sanitize(part, [clean] + empty, 3.0)
+        self.assertEqual((r.status, r.points), (scoring.GRADER_ERROR, 0.0))
+        self.assertIn("racecheck (in all its shards): no check case ran", r.message)
+
+    def test_a_shard_that_ran_no_case_passes_but_a_tool_that_ran_none_does_not(self):
+        self.assertEqual(sanitizer.judge_tool("racecheck 3/3", RunOutcome(0, False, 60.0, results(passed=0, total=0)),
+                                              sanitizer.Report(present=True, errors=0), SEED, "r.log").status,
+                         scoring.PASSED)
+        self.assertEqual(self.judge(CLEAN, 0, results(passed=0, total=0)).status, scoring.GRADER_ERROR)
+
 
 class FindingTheSanitizer(unittest.TestCase):
     def setUp(self):
@@ -304,6 +324,30 @@ class SanitizeRuns(unittest.TestCase):
         self.assertEqual(r.message.splitlines()[0], "racecheck: Error: Race reported between Write access at "
                                                     "tile_kernel(int *, unsigned long)+0x70 in 01_alpha/alpha_student.txt:21")
         self.assertEqual(r.details["errors"], {"memcheck": 0, "racecheck": 1})
+
+    def test_a_tool_in_shards_runs_one_process_per_shard_each_on_its_own_cases(self):
+        r, outcomes = self.run_part(PASS, extra="shards = racecheck:3\n")
+        self.assertEqual((r.status, r.points), (scoring.PASSED, 1.0), r.message)
+        self.assertEqual(r.message, "memcheck and racecheck (in 3 processes) found no errors over 10 check case(s) "
+                                    "up to n = 1024")
+        self.assertEqual(len(outcomes), 4)
+        self.assertNotIn("--shard", self.log("sanitize.memcheck.log").splitlines()[0])
+        for i, cases in ((1, 4), (2, 3), (3, 3)):
+            command = self.log(f"sanitize.racecheck_{i}_3.log").splitlines()[0]
+            self.assertIn(f"compute-sanitizer --tool racecheck --error-exitcode 99", command)
+            self.assertIn(f"--check --max-size 1024 --shard {i}/3 --seed {SEED}", command)
+            self.assertEqual(outcomes[i].results["check_summary"]["student"]["total"], cases)
+
+    def test_an_error_in_one_shard_decides_and_the_later_shards_do_not_run(self):
+        r, outcomes = self.run_part(PASS + "sanitizer_error=racecheck alpha_student.txt:21\n", extra="shards = racecheck:3\n")
+        self.assertEqual((r.status, r.points, len(outcomes)), (scoring.SANITIZER, 0.0, 2))
+        self.assertTrue(r.message.startswith("racecheck 1/3: Error: Race reported"), r.message)
+        self.assertEqual(r.details["first_error"]["tool"], "racecheck 1/3")
+        self.assertFalse(os.path.exists(os.path.join(self.logs, "sanitize.racecheck_2_3.log")))
+
+    def test_more_shards_than_cases_still_runs_every_case_once(self):
+        r, outcomes = self.run_part(PASS, tools="racecheck", extra="shards = 16\n")
+        self.assertEqual((r.status, r.details["cases"], len(outcomes)), (scoring.PASSED, 10, 16), r.message)
 
     def test_a_tool_the_part_does_not_name_finds_nothing(self):
         r, _ = self.run_part(PASS + "sanitizer_error=racecheck alpha_student.txt:21\n", tools="memcheck")

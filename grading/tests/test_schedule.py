@@ -92,6 +92,10 @@ class Run:
     def tool(self):
         return self.argv[self.argv.index("--tool") + 1] if self.kind == "sanitize" else None
 
+    @property
+    def shard(self):
+        return self.argv[self.argv.index("--shard") + 1] if "--shard" in self.argv else None
+
     def overlaps(self, other: "Run") -> bool:
         return self.start < other.end and other.start < self.end
 
@@ -109,15 +113,16 @@ def exercise_of(argv: List[str]) -> str:
 class Graded:
     """One grade_tree of a fresh copy of the stand-in course with RUBRIC, its runs recorded."""
 
-    def __init__(self, slots: int, alpha: str = DELAYED, beta: str = DELAYED, stop_when=None, times=None):
+    def __init__(self, slots: int, alpha: str = DELAYED, beta: str = DELAYED, stop_when=None, times=None,
+                 rubric: str = RUBRIC):
         self.tmp = tempfile.mkdtemp()
         try:
-            self._grade(slots, alpha, beta, stop_when, times)
+            self._grade(slots, alpha, beta, stop_when, times, rubric)
         except BaseException:
             shutil.rmtree(self.tmp)
             raise
 
-    def _grade(self, slots, alpha, beta, stop_when, times):
+    def _grade(self, slots, alpha, beta, stop_when, times, rubric):
         self.tree = os.path.join(self.tmp, "course")
         shutil.copytree(FAKE, self.tree)
         write(os.path.join(self.tree, "01_alpha", "alpha_student.txt"), alpha)
@@ -125,7 +130,7 @@ class Graded:
         self.out = os.path.join(self.tmp, "out")
         self.pids = os.path.join(self.tmp, "pids")
         os.makedirs(self.pids)
-        self.rubric = parse_rubric(RUBRIC)
+        self.rubric = parse_rubric(rubric)
         self.lines: List[str] = []
         self.runs: List[Run] = []
         self.error = None
@@ -369,6 +374,65 @@ class Speculative(unittest.TestCase):
         self.assertEqual(self.four.part("01_alpha/sanitize")["details"]["logs"],
                          [f"logs/01_alpha/sanitize.{tool}{end}" for tool in ("memcheck", "racecheck")
                           for end in (".log", ".sanitizer.log")])
+
+
+SHARDED = RUBRIC.replace("tools = memcheck racecheck\nmax_size = 2^10\n",
+                         "tools = memcheck racecheck\nmax_size = 2^10\nshards = racecheck:3\n")
+
+
+class Shards(unittest.TestCase):
+    """01's racecheck in 3 processes (`shards = racecheck:3`), each every third check case: side
+    by side with four slots, one after the other with one; the same records either way."""
+
+    @classmethod
+    def setUpClass(cls):
+        assert SHARDED != RUBRIC
+        cls.four = Graded(slots=4, rubric=SHARDED)
+        cls.one = Graded(slots=1, rubric=SHARDED)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.four.close()
+        cls.one.close()
+
+    def test_each_shard_is_a_racecheck_process_of_its_own_third_of_the_cases(self):
+        for g in (self.four, self.one):
+            runs = g.of("01_alpha", "sanitize", "racecheck")
+            self.assertEqual(sorted(r.shard for r in runs), ["1/3", "2/3", "3/3"], g.runs)
+            (memcheck,) = g.of("01_alpha", "sanitize", "memcheck")
+            self.assertIsNone(memcheck.shard)
+            self.assertEqual(g.of("02_beta", "sanitize")[0].shard, None)
+
+    def test_the_part_passes_over_every_case_once(self):
+        for g in (self.four, self.one):
+            part = g.part("01_alpha/sanitize")
+            self.assertEqual((part["status"], part["points"]), (scoring.PASSED, 1.0), part["message"])
+            self.assertEqual(part["message"], "memcheck and racecheck (in 3 processes) found no errors over 10 check "
+                                              "case(s) up to n = 1024")
+            self.assertEqual(part["details"]["cases"], 10)
+            self.assertEqual(part["details"]["tools"], ["memcheck", "racecheck 1/3", "racecheck 2/3", "racecheck 3/3"])
+            self.assertEqual(sorted(part["details"]["tool_wall_s"]), sorted(part["details"]["tools"]))
+
+    def test_the_shards_run_side_by_side_with_four_slots(self):
+        runs = self.four.of("01_alpha", "sanitize", "racecheck")
+        self.assertTrue(any(a.overlaps(b) for a in runs for b in runs if a is not b), self.four.runs)
+        self.assertLessEqual(self.four.most_at_once(), 4)
+
+    def test_the_records_are_those_of_one_slot_with_a_log_per_shard(self):
+        self.assertEqual(self.four.untimed_parts(), self.one.untimed_parts())
+        self.assertEqual(self.four.part("01_alpha/sanitize")["details"]["logs"],
+                         [f"logs/01_alpha/sanitize.{run}{end}" for run in ("memcheck", "racecheck_1_3",
+                                                                            "racecheck_2_3", "racecheck_3_3")
+                          for end in (".log", ".sanitizer.log")])
+
+    def test_the_next_pool_knows_each_shard_s_own_time(self):
+        times = untimed.TaskTimes()
+        times.learn([self.four.doc])
+        part = next(p for p in self.four.rubric.parts_for("01_alpha") if p.name == "sanitize")
+        ex = course.Exercise("01_alpha", "alpha", (), (), "", "nvcc")
+        walls = self.four.part("01_alpha/sanitize")["details"]["tool_wall_s"]
+        for run in part.runs:
+            self.assertAlmostEqual(times.of(untimed.Task(ex, part, tool=run)), walls[run])
 
 
 class ASpeculativeRunOfAFailingCheck(unittest.TestCase):

@@ -72,7 +72,8 @@ public:
         std::stable_sort(by_kind.begin(), by_kind.end(),
                          [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
         std::vector<Phase> slow = all;
-        std::stable_sort(slow.begin(), slow.end(), [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
+        std::stable_sort(slow.begin(), slow.end(),
+                         [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
         if (slow.size() > longest) slow.resize(longest);
         std::string out = line("phases: %.3f s in all", total);
         for (const auto& k : by_kind)

@@ -1,11 +1,8 @@
 // bitonic_cpu.cpp: the CPU side. sort_cpu is the definition of correct (std::sort on the total
-// order; keys alone on every core, common/parallel_sort.h: the same output, since the total order
-// tells every bit pattern apart); bitonic_network_cpu is the network itself, one comparator at a time, with the same
+// order); bitonic_network_cpu is the network itself, one comparator at a time, with the same
 // index rules as the kernels (bitonic_network.h), so the tests can prove those rules.
 #include "bitonic.h"
 #include "bitonic_network.h"
-
-#include "common/parallel_sort.h"
 
 #include <algorithm>
 #include <numeric>
@@ -17,7 +14,7 @@ template <typename K>
 void sort_cpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     const Before<K> before = before_for<K>(order);
     if (values == nullptr) {
-        pmpp::parallel_sort(keys, keys + n, before);
+        std::sort(keys, keys + n, before);
         return;
     }
     std::vector<std::size_t> perm(n);

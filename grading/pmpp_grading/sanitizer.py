@@ -312,9 +312,11 @@ def _judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> P
         return result
     # A tool's cases: those of its shards together (each ran every N-th case).
     per_tool: Dict[str, int] = {}
+    wrong_per_tool: Dict[str, int] = {}
     for v in verdicts:
         tool = v.tool.partition(" ")[0]
         per_tool[tool] = per_tool.get(tool, 0) + (v.cases or 0)
+        wrong_per_tool[tool] = wrong_per_tool.get(tool, 0) + v.wrong_cases
     empty = next((t for t, n in per_tool.items() if n == 0), None)
     if empty is not None:
         result.status, result.message = scoring.GRADER_ERROR, _NO_CASE.format(tool=empty + " (in all its shards)")
@@ -324,7 +326,7 @@ def _judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> P
     shards = dict(part.shards)
     names = [t + (f" (in {shards[t]} processes)" if shards.get(t, 1) > 1 else "") for t in per_tool]
     lines = [f"{' and '.join(names)} found no errors over {cases} check case(s) up to n = {part.max_size}"]
-    wrong = max((v.wrong_cases for v in verdicts), default=0)
+    wrong = max(wrong_per_tool.values(), default=0)
     if wrong:
         lines.append(f"(the harness found {wrong} of them wrong under the sanitizer: the check part scores that)")
     result.message = " ".join(lines)

@@ -221,6 +221,9 @@ class OneTool(unittest.TestCase):
         self.assertEqual((r.status, r.points, r.details["cases"]), (scoring.PASSED, 1.0, 5))
         self.assertEqual(r.message, "memcheck and racecheck (in 3 processes) found no errors over 5 check case(s) "
                                     "up to n = 4096")
+        wrong = [sanitizer.ToolVerdict(f"racecheck {i}/3", scoring.PASSED, "", 0, 2, 1) for i in (1, 2, 3)]
+        r = sanitizer.judge_sanitize(part, [clean] + wrong, 3.0)
+        self.assertIn("(the harness found 3 of them wrong under the sanitizer", r.message)  # 1 in each shard
         empty = [sanitizer.ToolVerdict(f"racecheck {i}/3", scoring.PASSED, "", 0, 0) for i in (1, 2, 3)]
         r = sanitizer.judge_sanitize(part, [clean] + empty, 3.0)
         self.assertEqual((r.status, r.points), (scoring.GRADER_ERROR, 0.0))

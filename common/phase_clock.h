@@ -2,16 +2,16 @@
 // CPU's answer of ...", "student on ..."), for the grader's own speed work: a check part that
 // takes 40 s says whether the CPU's answer, the student's kernels or the judge took it.
 //
-// The runner names each phase as it enters it (the same words its error messages use) and,
-// when PMPP_PHASE_TIMES is set in the environment, prints the summary to stderr at the end:
-// the total, the time per kind of phase (the text before " of " / " on " / " at " / " benchmark"),
-// and the longest phases. Nothing is printed, and nothing but two clock reads is done per
-// phase, otherwise.
+// When PMPP_PHASE_TIMES is set in the environment, the runner names each phase to it as it
+// enters it (the same words its error messages use) and prints the summary to stderr at the
+// end: the total, the time per kind of phase (the text before " of " / " on " / " at " /
+// " benchmark"), and the longest phases. Otherwise the runner keeps no clock at all.
 #pragma once
+
+#include "common/report.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -24,7 +24,7 @@ class PhaseClock {
 public:
     using Now = std::function<double()>;  // seconds, monotonic
 
-    explicit PhaseClock(Now now = steady_seconds) : now_(std::move(now)), start_(now_()), mark_(start_) {}
+    explicit PhaseClock(Now now = steady_seconds) : now_(std::move(now)), mark_(now_()) {}
 
     // Ends the phase under way (the time since the last enter or leave: before the first phase,
     // "start-up"; between phases, "between phases") and starts `what`.
@@ -75,11 +75,11 @@ public:
         std::stable_sort(slow.begin(), slow.end(),
                          [](const Phase& a, const Phase& b) { return a.seconds > b.seconds; });
         if (slow.size() > longest) slow.resize(longest);
-        std::string out = line("phases: %.3f s in all", total);
+        std::string out = format("phases: %.3f s in all\n", total);
         for (const auto& k : by_kind)
-            out += line("  %8.3f s  %s (%d)", k.second.first, k.first.c_str(), k.second.second);
+            out += format("  %8.3f s  %s (%d)\n", k.second.first, k.first.c_str(), k.second.second);
         out += "  longest:\n";
-        for (const Phase& p : slow) out += line("  %8.3f s  %s", p.seconds, p.what.c_str());
+        for (const Phase& p : slow) out += format("  %8.3f s  %s\n", p.seconds, p.what.c_str());
         return out;
     }
 
@@ -96,15 +96,7 @@ private:
         mark_ = t;
     }
 
-    template <class... A>
-    static std::string line(const char* fmt, A... args) {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, fmt, args...);
-        return std::string(buf) + "\n";
-    }
-
     Now now_;
-    double start_;
     double mark_;
     std::string current_ = "start-up";
     std::vector<Phase> done_;

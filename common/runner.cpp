@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <new>
 #include <set>
 
@@ -419,7 +420,7 @@ private:
     }
 
     int finish(int code, const std::string& status, const std::string& error) {
-        if (std::getenv("PMPP_PHASE_TIMES") != nullptr) std::cerr << "\n" << clock_.summary();
+        if (clock_) std::cerr << "\n" << clock_->summary();
         Json shapes = Json::array();
         for (const auto& s : reported_shapes()) {
             Json j = Json::object();
@@ -467,16 +468,18 @@ private:
     std::set<std::string> failed_check_;
     bool any_wrong_ = false;
     std::string current_;  // what runs now, for an error's message ("while running ...")
-    PhaseClock clock_;  // and how long each such phase took (PMPP_PHASE_TIMES)
+    // and, with PMPP_PHASE_TIMES set, how long each such phase took
+    std::unique_ptr<PhaseClock> clock_ =
+        std::getenv("PMPP_PHASE_TIMES") != nullptr ? std::make_unique<PhaseClock>() : nullptr;
     std::string key_figure_;
 
     void enter(const std::string& what) {
         current_ = what;
-        clock_.enter(what);
+        if (clock_) clock_->enter(what);
     }
     void leave() {
         current_.clear();
-        clock_.leave();
+        if (clock_) clock_->leave();
     }
 };
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import scoring
-from .rubric import Part
+from .rubric import Part, run_tool
 from .scoring import PartResult, RunOutcome
 
 NAME = "compute-sanitizer"
@@ -264,7 +264,7 @@ def judge_tool(tool: str, outcome: RunOutcome, report: Report, seed: Optional[in
                            "summary line: the sanitizer did not check this run" + _tail(report.tail))
     summary = (outcome.results.get("check_summary") or {}).get("student") or {}
     total, failed = scoring._as_int(summary.get("total")), scoring._as_int(summary.get("failed")) or 0
-    if not total and " " not in tool:  # a shard may hold no case; its tool's shards together must (_judge_sanitize)
+    if not total and not run_tool(tool)[1]:  # a shard may hold no case; its tool's shards together must
         return ToolVerdict(tool, scoring.GRADER_ERROR, _NO_CASE.format(tool=tool), 0)
     return ToolVerdict(tool, scoring.PASSED, "", 0, total or 0, failed)
 
@@ -314,7 +314,7 @@ def _judge_sanitize(part: Part, verdicts: List[ToolVerdict], wall_s: float) -> P
     per_tool: Dict[str, int] = {}
     wrong_per_tool: Dict[str, int] = {}
     for v in verdicts:
-        tool = v.tool.partition(" ")[0]
+        tool = run_tool(v.tool)[0]
         per_tool[tool] = per_tool.get(tool, 0) + (v.cases or 0)
         wrong_per_tool[tool] = wrong_per_tool.get(tool, 0) + v.wrong_cases
     empty = next((t for t, n in per_tool.items() if n == 0), None)

@@ -23,7 +23,9 @@
 //        back over the predecessors' statuses (02's decoupled look-back, one chain per digit)
 //        for the number of keys of its digit before this tile;
 //     f. the keys are written out striped: consecutive threads, consecutive keys of a digit's
-//        run, consecutive addresses. The values, if any, follow the same way.
+//        run, consecutive addresses. The values, if any, follow the same way: placed in sorted
+//        order in shared memory beside the keys and written with them where an SM holds two
+//        blocks of both, after the keys in the keys' memory where it does not.
 // Traffic: the histogram reads the keys once; each pass reads and writes them once (8 bytes
 // per 4-byte key; 16 with 4-byte values). 2^28 uint32 keys: 9.7 GB, 2.3 ms at the H200's copy
 // bandwidth. CUB's Onesweep takes 6.3 ms there, ours 7.1: ranking, not memory, sets the pace.
@@ -35,6 +37,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
+#include "common/report.h"  // format
 
 #include <cuda/atomic>
 
@@ -64,8 +67,12 @@ enum class PeerMatch {
 };
 
 // One shape of the pass kernel. THREADS: at least one thread per digit. WAIT_NS: how long a
-// tile waits before its first look at a predecessor's status (0: no wait).
-template <int THREADS, int ITEMS, int MIN_BLOCKS_PER_SM, PeerMatch MATCH = PeerMatch::MatchAny, unsigned WAIT_NS = 0>
+// tile waits before its first look at a predecessor's status (0: no wait). VALUES_BESIDE (pairs):
+// the tile's values get shared memory of their own beside its keys, so they are placed in sorted
+// order with the keys and written out in the same loop; otherwise they reuse the keys' memory
+// after the keys are written out (half the shared memory, two more barriers).
+template <int THREADS, int ITEMS, int MIN_BLOCKS_PER_SM, PeerMatch MATCH = PeerMatch::MatchAny, unsigned WAIT_NS = 0,
+          bool VALUES_BESIDE = false>
 struct Config {
     static_assert(THREADS >= kDigits && THREADS % 32 == 0 && THREADS <= 1024, "a thread per digit, whole warps");
     static constexpr int kThreads = THREADS;
@@ -75,6 +82,7 @@ struct Config {
     static constexpr int kTile = THREADS * ITEMS;
     static constexpr PeerMatch kMatch = MATCH;
     static constexpr unsigned kWaitNs = WAIT_NS;
+    static constexpr bool kValuesBeside = VALUES_BESIDE;
 };
 
 // ---- the histogram of every digit, and its scan ----------------------------------------------
@@ -132,8 +140,11 @@ struct PassStorage {
     union {
         unsigned warp_offsets[Cfg::kWarps][kDigits];  // while ranking: per warp and digit
         BitsOf<Key> keys[Cfg::kTile];  // then the tile's keys in sorted order
-        Value values[Cfg::kTile];  // then its values
+        Value values[Cfg::kTile];  // then its values (after the keys are written out)
+        // or, with kValuesBeside, the keys and after them the values, both at once
+        unsigned char keys_and_values[Cfg::kValuesBeside ? Cfg::kTile * (sizeof(BitsOf<Key>) + sizeof(Value)) : 1];
     };
+    __device__ Value* values_beside_keys() { return reinterpret_cast<Value*>(keys_and_values + sizeof(keys)); }
     unsigned run_offset[kDigits];  // output index of the tile's run of digit d, minus its start in the tile
     scan_primitives::BlockScanStorage<Cfg::kThreads> scan;
     unsigned tile;
@@ -288,7 +299,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
     // e. The keys in sorted order in shared memory; the look-back meanwhile. The values' loads
     // are issued here, into the registers the keys free, rather than after the keys' write-out;
     // an H200 times both the same (9.34 against 9.33 ms for 2^28 pairs): their latency is hidden
-    // either way.
+    // either way. With kValuesBeside the values go to their own shared memory right after the
+    // look-back, and f writes each position's key and value together: two barriers fewer and no
+    // destinations kept in registers, 5% faster for 2^28 pairs on an H200 (NOTES.md). Otherwise
+    // they wait for the keys' memory, after the keys are written out.
 #pragma unroll
     for (int k = 0; k < K; ++k) s.keys[rank[k]] = bits[k];
     Value v[PAIRS ? K : 1];
@@ -304,19 +318,29 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kMinBlocks)
         // Modulo 2^32: negative until position j (>= digit_start) is added below.
         s.run_offset[my_digit] = digit_starts[my_digit] + before - digit_start;
     }
+    constexpr bool kBeside = PAIRS && Cfg::kValuesBeside;
+    if constexpr (kBeside) {
+        Value* sorted_values = s.values_beside_keys();
+#pragma unroll
+        for (int k = 0; k < K; ++k) sorted_values[rank[k]] = v[k];
+    }
     __syncthreads();
 
     // f. Out, striped: position j of the sorted tile goes to run_offset[digit] + j.
-    unsigned destination[PAIRS ? K : 1];
+    constexpr bool kValuesAfter = PAIRS && !Cfg::kValuesBeside;
+    unsigned destination[kValuesAfter ? K : 1];
 #pragma unroll
     for (int i = 0; i < K; ++i) {
         const unsigned j = i * T + threadIdx.x;
         const Bits b = s.keys[j];
         const unsigned dst = s.run_offset[digit_of(b, shift, width)] + j;
-        if (j < valid) keys_out[dst] = from_bits<Key>(b);
-        if constexpr (PAIRS) destination[i] = dst;
+        if (j < valid) {
+            keys_out[dst] = from_bits<Key>(b);
+            if constexpr (kBeside) values_out[dst] = s.values_beside_keys()[j];
+        }
+        if constexpr (kValuesAfter) destination[i] = dst;
     }
-    if constexpr (PAIRS) {
+    if constexpr (kValuesAfter) {
         __syncthreads();  // the keys are read out of shared memory
 #pragma unroll
         for (int k = 0; k < K; ++k) s.values[rank[k]] = v[k];
@@ -443,37 +467,80 @@ void sort(const SortArgs<Key>& a) {
 // through the pass; every shape below compiles without spills within its blocks-per-SM budget (at
 // most 85 registers for 2 blocks of 384 or 3 of 256). MATCH: how the ranking finds a key's peers
 // (variant 5: Ballots; __match_any_sync made every pass 1.5-1.6x slower on an H200).
+// Pairs: `type` keeps the values in shared memory beside the keys (2 x 62 KiB an SM for 4-byte
+// keys: an H200's or an A100's SM holds two such blocks, a T4's or a laptop card's does not); where
+// two blocks of it do not fit, `fallback`, the same tile with the values after the keys (half the
+// shared memory). Keys alone: one shape.
 template <std::size_t KEY_BYTES, bool PAIRS, PeerMatch MATCH>
 struct ShippedShape;
 template <PeerMatch M>
 struct ShippedShape<4, false, M> {
     using type = Config<256, 16, 3, M>;
+    using fallback = type;
 };
 template <PeerMatch M>
 struct ShippedShape<4, true, M> {
-    using type = Config<384, 20, 2, M>;
+    using type = Config<384, 20, 2, M, 0, /*values beside*/ true>;
+    using fallback = Config<384, 20, 2, M>;
 };
 template <PeerMatch M>
 struct ShippedShape<8, false, M> {
     using type = Config<384, 16, 2, M>;
+    using fallback = type;
 };
 template <PeerMatch M>
 struct ShippedShape<8, true, M> {
-    using type = Config<384, 12, 2, M>;
+    using type = Config<384, 12, 2, M, 0, /*values beside*/ true>;
+    using fallback = Config<384, 12, 2, M>;
 };
 template <class Key, bool PAIRS, PeerMatch M>
 using ShippedConfig = typename ShippedShape<sizeof(Key), PAIRS, M>::type;
+template <class Key, bool PAIRS, PeerMatch M>
+using FallbackConfig = typename ShippedShape<sizeof(Key), PAIRS, M>::fallback;
 
-// Every shipped shape fits the smallest supported GPU's shared memory per block, so none needs a
-// fallback (on a T4 the 8-byte shapes run one block per SM instead of two).
+template <class Key, class Cfg>
+constexpr std::size_t pass_shared_bytes = sizeof(PassStorage<Key, Cfg>);
+
+// Every fallback fits the smallest supported GPU's shared memory per block (on a T4 the 8-byte
+// shapes run one block per SM instead of two), and has its shape's tile, so the workspace is the
+// same whichever runs.
+template <std::size_t KEY_BYTES>
+using KeyOfSize = std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>;
+template <std::size_t KEY_BYTES, bool PAIRS>
+using ShapesOf = ShippedShape<KEY_BYTES, PAIRS, PeerMatch::Ballots>;
 template <std::size_t KEY_BYTES, bool PAIRS>
 constexpr bool fits_every_gpu =
-    sizeof(PassStorage<std::conditional_t<KEY_BYTES == 4, std::uint32_t, std::uint64_t>,
-                       typename ShippedShape<KEY_BYTES, PAIRS, PeerMatch::Ballots>::type>) <=
+    pass_shared_bytes<KeyOfSize<KEY_BYTES>, typename ShapesOf<KEY_BYTES, PAIRS>::fallback> <=
     pmpp::kSmallestSharedPerBlock;
+template <std::size_t KEY_BYTES, bool PAIRS>
+constexpr bool same_tile = ShapesOf<KEY_BYTES, PAIRS>::type::kTile == ShapesOf<KEY_BYTES, PAIRS>::fallback::kTile;
 static_assert(fits_every_gpu<4, false> && fits_every_gpu<4, true> && fits_every_gpu<8, false> &&
                   fits_every_gpu<8, true>,
-              "a shipped onesweep shape needs more shared memory than an sm_75 GPU has per block");
+              "a fallback onesweep shape needs more shared memory than an sm_75 GPU has per block");
+static_assert(same_tile<4, true> && same_tile<8, true>, "a fallback onesweep shape has another tile than its shape");
+
+// Whether this GPU holds two blocks of the pairs' shape per SM (asked once, reported once).
+template <class Key>
+bool values_beside_keys_fit() {
+    static const bool fits = [] {
+        using Beside = ShippedConfig<Key, true, PeerMatch::Ballots>;
+        using After = FallbackConfig<Key, true, PeerMatch::Ballots>;
+        constexpr std::size_t beside = pass_shared_bytes<Key, Beside>, after = pass_shared_bytes<Key, After>;
+        const bool fits = pmpp::shared_memory_fits(beside, Beside::kMinBlocks);
+        const std::string what =
+            "radix_sort_onesweep's pass, " + std::to_string(sizeof(Key)) + "-byte keys with values";
+        const std::string tile =
+            pmpp::format("tiles of %d (%d threads x %d)", Beside::kTile, Beside::kThreads, Beside::kItems);
+        pmpp::report_shape(what, fits ? pmpp::format("%s, the values beside the keys: %zu bytes of shared memory "
+                                                     "per block",
+                                                     tile.c_str(), beside)
+                                      : pmpp::format("%s, the values after the keys: %zu bytes of shared memory "
+                                                     "per block (%d blocks of %zu, values beside, do not fit an SM)",
+                                                     tile.c_str(), after, Beside::kMinBlocks, beside));
+        return fits;
+    }();
+    return fits;
+}
 
 inline std::size_t shipped_tile_keys(std::size_t key_bytes, bool pairs) {
     constexpr auto M = PeerMatch::Ballots;  // the shapes do not depend on it
@@ -489,10 +556,12 @@ std::size_t shipped_workspace_bytes(std::size_t n, bool pairs) {
 
 template <class Key, PeerMatch M>
 void shipped_sort(const SortArgs<Key>& args) {
-    if (args.pairs())
+    if (!args.pairs())
+        sort<Key, false, ShippedConfig<Key, false, M>>(args);
+    else if (values_beside_keys_fit<Key>())
         sort<Key, true, ShippedConfig<Key, true, M>>(args);
     else
-        sort<Key, false, ShippedConfig<Key, false, M>>(args);
+        sort<Key, true, FallbackConfig<Key, true, M>>(args);
 }
 
 }  // namespace radix_sort::onesweep

@@ -4,6 +4,7 @@
 // included; the benchmark checks every run it makes; the harness runs end to end.
 // Every test here starts with PMPP_REQUIRE_GPU(): skipped without a GPU, never on one.
 #include "../harness/radix_sort_harness.h"
+#include "../radix_sort_5_onesweep.cuh"
 #include "check_says.h"
 #include "wrong_radix_sort.h"
 
@@ -104,6 +105,45 @@ TEST(RadixSortOnesweep, SortsSixteenBitKeysInTwoPasses) {
     const CheckResult r = check_sort(counted, SortProblem<std::uint32_t>{in, expected_sort(in, {0, 16}), {0, 16}});
     EXPECT_TRUE(r.ok) << r.report();
     EXPECT_EQ(count.passes, 2);
+}
+
+namespace {
+
+// Onesweep's pairs pass with one layout of the values in shared memory, whichever this GPU would take.
+template <class Key, class Cfg>
+SortImpl<Key> onesweep_pairs_with() {
+    return {[](std::size_t n, bool pairs) { return onesweep::workspace_bytes<Key, Cfg>(n, pairs); },
+            [](const SortArgs<Key>& a) { onesweep::sort<Key, true, Cfg>(a); }};
+}
+
+template <class Key>
+void expect_both_layouts_sort_pairs(KeyType type) {
+    using Beside = onesweep::ShippedConfig<Key, true, onesweep::PeerMatch::BallotsInPtx>;
+    using After = onesweep::FallbackConfig<Key, true, onesweep::PeerMatch::BallotsInPtx>;
+    static_assert(Beside::kValuesBeside && !After::kValuesBeside && Beside::kTile == After::kTile);
+    const std::size_t tile = Beside::kTile;
+    const SortImpl<Key> layouts[] = {onesweep_pairs_with<Key, Beside>(), onesweep_pairs_with<Key, After>()};
+    for (int layout = 0; layout < 2; ++layout) {
+        // One key, a tile's edges, a partial last tile after many, and keys of few digits (long runs).
+        for (const std::size_t n : {std::size_t{1}, tile - 1, tile, tile + 1, 37 * tile + 5}) {
+            for (const InputKind kind : {InputKind::Uniform, InputKind::SixteenDistinct}) {
+                const CheckResult r = check_case_with(layouts[layout], spec(type, true, kind), n,
+                                                      pmpp::testing::test_seed(n + static_cast<int>(kind)));
+                EXPECT_TRUE(r.ok) << (layout == 0 ? "values beside the keys" : "values after the keys") << ", "
+                                  << sizeof(Key) << "-byte keys, n = " << n << ": " << r.report();
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST(RadixSortOnesweep, SortsPairsWithTheValuesBesideTheKeysOrAfterThemAlike) {
+    // The shipped sort takes one layout or the other by the GPU's shared memory per SM (an H200:
+    // beside; a T4, or the t4 profile: after): both are checked here on any GPU.
+    PMPP_REQUIRE_GPU();
+    expect_both_layouts_sort_pairs<std::uint32_t>(KeyType::U32);
+    expect_both_layouts_sort_pairs<std::uint64_t>(KeyType::U64);
 }
 
 // ---- the check rejects each classic mistake ----------------------------------------------------------

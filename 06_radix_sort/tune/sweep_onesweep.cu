@@ -132,6 +132,10 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<384, 16, 2, M>>("384 x 16, 2 blocks/SM, __match_any_sync");
         s.run<Config<256, 16, 3, B>>("256 x 16, 3 blocks/SM, 8 ballots");
         s.run<Config<384, 20, 2, P>>("384 x 20, 2 blocks/SM, PTX ballots (variant 6)");
+        s.run<Config<384, 20, 2, P, 0, true>>("384 x 20, 2 blocks/SM, PTX, values beside");
+        s.run<Config<384, 16, 2, P, 0, true>>("384 x 16, 2 blocks/SM, PTX, values beside");
+        s.run<Config<256, 16, 3, P, 0, true>>("256 x 16, 3 blocks/SM, PTX, values beside");
+        s.run<Config<384, 24, 2, P, 0, true>>("384 x 24, 2 blocks/SM, PTX, values beside");
         s.run<Config<384, 16, 2, P>>("384 x 16, 2 blocks/SM, PTX ballots");
         s.run<Config<256, 16, 3, P>>("256 x 16, 3 blocks/SM, PTX ballots");
         s.run<Config<256, 12, 4, P>>("256 x 12, 4 blocks/SM, PTX ballots");
@@ -151,6 +155,7 @@ void sweep_size(std::size_t n, pmpp::L2Flusher& flusher) {
         s.run<Config<384, 8, 2, B>>("384 x 8, 2 blocks/SM, 8 ballots");
         s.run<Config<384, 16, 1, B>>("384 x 16, 1 block/SM, 8 ballots");
         s.run<Config<384, 12, 2, P>>("384 x 12, 2 blocks/SM, PTX ballots (variant 6)");
+        s.run<Config<384, 12, 2, P, 0, true>>("384 x 12, 2 blocks/SM, PTX, values beside");
     }
 }
 

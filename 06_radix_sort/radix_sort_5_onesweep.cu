@@ -16,7 +16,8 @@
 // written coalesced like variants 2-4, and the look-back waits as 02's scan learnt to.
 // Tiles: the shapes below, from the tuning sweep (tune/sweep_onesweep.cu).
 // Measured (H200, 2026-11-30): 2^28 u32 keys in 7.07 ms (38.0 Gkeys/s, 0.89x CUB's speed), pairs
-// in 8.77 ms (0.85x); each 8-bit pass 1.64 ms. Ranking with __match_any_sync instead of eight
+// in 8.77 ms (0.85x); each 8-bit pass 1.64 ms. With the values beside the keys in shared memory
+// (2026-12-04): pairs in 8.27 ms (0.89x), each pass 1.94 ms (2.06 before). Ranking with __match_any_sync instead of eight
 // ballots made it 11.37 ms: that one instruction was most of each pass (NOTES.md).
 #include "radix_sort_5_onesweep.cuh"
 

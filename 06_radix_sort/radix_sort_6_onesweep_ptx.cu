@@ -19,7 +19,9 @@
 // PMPP chapter 13 stops at variant 4; this follows CUB (the peer mask of its MatchAny).
 // Measured (H200, 2026-12-03, the harness's benchmark beside variant 5 and CUB): 2^28 u32 keys in
 // 6.26 ms (42.9 Gkeys/s, t / cub 0.99; variant 5 7.07), each pass 1.43 ms (variant 5 1.64); keys
-// at 2^20 and 2^24 0.88 and 0.96; pairs 0.90, 1.01, 1.05 at 2^20, 2^24, 2^28; u64 keys 0.92.
+// at 2^20 and 2^24 0.88 and 0.96; u64 keys 0.92. Pairs, with their values beside the keys in shared
+// memory (2026-12-04; the .cuh, step e): 0.87, 1.00, 1.00 at 2^20, 2^24, 2^28 (0.90, 1.01, 1.05
+// with the values after the keys), each pass 1.73 ms; u64 keys with values 1.05 at 2^28.
 #include "radix_sort_5_onesweep.cuh"
 
 namespace radix_sort {

@@ -185,17 +185,16 @@ void run(const int* in, int* out, std::size_t n, void* ws) {
         tiles >= 500 ? LookBackWaits{FIRST, POLL, 0} : LookBackWaits{0, 0, UINT_MAX};  // as the shipped kernel
     auto* words = static_cast<unsigned long long*>(ws);
     PMPP_CUDA_CHECK(cudaMemsetAsync(words, 0, (1 + tiles) * sizeof(unsigned long long)));
-    persistent<T, R, S, M><<<grid, T, stage_bytes<T, R, S, M>()>>>(reinterpret_cast<const unsigned*>(in),
-                                                                    reinterpret_cast<unsigned*>(out), n, tiles,
-                                                                    reinterpret_cast<unsigned*>(words), words + 1,
-                                                                    waits);
+    persistent<T, R, S, M><<<grid, T, stage_bytes<T, R, S, M>()>>>(
+        reinterpret_cast<const unsigned*>(in), reinterpret_cast<unsigned*>(out), n, tiles,
+        reinterpret_cast<unsigned*>(words), words + 1, waits);
     PMPP_CHECK_LAUNCH();
 }
 
 template <int T, int R, int S>
 void print_fit(const char* name) {
-    std::printf("  %-28s %3d KB of stages a block, %d blocks an SM fit\n", name, stage_bytes<T, R, S, kLookBack>() / 1024,
-                resident_blocks<T, R, S, kLookBack>());
+    std::printf("  %-28s %3d KB of stages a block, %d blocks an SM fit\n", name,
+                stage_bytes<T, R, S, kLookBack>() / 1024, resident_blocks<T, R, S, kLookBack>());
 }
 
 }  // namespace persistent_sweep

@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(THREADS)
     wait_for_copies<0>();  // nothing left in flight when the block ends
 }
 
-template <int T, int R, int S, Mode M>
+template <int T, int R, int S>
 constexpr int stage_bytes() {
     return S * R * T * 16;
 }
@@ -164,10 +164,10 @@ template <int T, int R, int S, Mode M>
 int resident_blocks() {
     static const int blocks = [] {
         PMPP_CUDA_CHECK(cudaFuncSetAttribute(persistent<T, R, S, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             stage_bytes<T, R, S, M>()));
+                                             stage_bytes<T, R, S>()));
         int b = 0;
         PMPP_CUDA_CHECK(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, persistent<T, R, S, M>, T, stage_bytes<T, R, S, M>()));
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, persistent<T, R, S, M>, T, stage_bytes<T, R, S>()));
         return b;
     }();
     return blocks;
@@ -185,16 +185,16 @@ void run(const int* in, int* out, std::size_t n, void* ws) {
         tiles >= 500 ? LookBackWaits{FIRST, POLL, 0} : LookBackWaits{0, 0, UINT_MAX};  // as the shipped kernel
     auto* words = static_cast<unsigned long long*>(ws);
     PMPP_CUDA_CHECK(cudaMemsetAsync(words, 0, (1 + tiles) * sizeof(unsigned long long)));
-    persistent<T, R, S, M><<<grid, T, stage_bytes<T, R, S, M>()>>>(
-        reinterpret_cast<const unsigned*>(in), reinterpret_cast<unsigned*>(out), n, tiles,
-        reinterpret_cast<unsigned*>(words), words + 1, waits);
+    persistent<T, R, S, M><<<grid, T, stage_bytes<T, R, S>()>>>(reinterpret_cast<const unsigned*>(in),
+                                                                reinterpret_cast<unsigned*>(out), n, tiles,
+                                                                reinterpret_cast<unsigned*>(words), words + 1, waits);
     PMPP_CHECK_LAUNCH();
 }
 
 template <int T, int R, int S>
 void print_fit(const char* name) {
-    std::printf("  %-28s %3d KB of stages a block, %d blocks an SM fit\n", name,
-                stage_bytes<T, R, S, kLookBack>() / 1024, resident_blocks<T, R, S, kLookBack>());
+    std::printf("  %-28s %3d KB of stages a block, %d blocks an SM fit\n", name, stage_bytes<T, R, S>() / 1024,
+                resident_blocks<T, R, S, kLookBack>());
 }
 
 }  // namespace persistent_sweep

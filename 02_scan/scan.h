@@ -26,6 +26,9 @@ void exclusive_scan_hierarchical(const int* in, int* out, std::size_t n, void* w
 // 3. Single pass with decoupled look-back (scan_3_single_pass.cu)
 std::size_t scan_single_pass_workspace_bytes(std::size_t n);
 void exclusive_scan_single_pass(const int* in, int* out, std::size_t n, void* workspace);
+// 4. The same, with a grid of resident blocks that load their next tiles while they wait (scan_4_persistent.cu)
+std::size_t scan_persistent_workspace_bytes(std::size_t n);
+void exclusive_scan_persistent(const int* in, int* out, std::size_t n, void* workspace);
 // Library baseline: cub::DeviceScan::ExclusiveSum (scan_cub.cu)
 std::size_t scan_cub_workspace_bytes(std::size_t n);
 void exclusive_scan_cub(const int* in, int* out, std::size_t n, void* workspace);

@@ -4,6 +4,8 @@
 #include "../harness/scan_inputs.h"
 #include "wrong_scan.h"
 
+#include "../scan_4_persistent.h"
+
 #include "common/readme_hints.h"
 #include "common/testing.h"
 #include "common/testing_student_row.h"
@@ -122,18 +124,66 @@ TEST_P(ScanReference, ScansInPlaceOnTileEdges) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllImplementations, ScanReference,
-                         ::testing::Values("blelloch", "hierarchical", "single_pass", "cub", "student"),
+                         ::testing::Values("blelloch", "hierarchical", "single_pass", "persistent", "cub", "student"),
                          [](const auto& info) {
                              return info.param == "student" ? std::string("solution") : info.param;
                          });
 
-TEST(ScanSinglePass, StaysCorrectOverManyRepeatsOfALargeScan) {
+class ScanWithLookBack : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScanWithLookBack, StaysCorrectOverManyRepeatsOfALargeScan) {
     // A race in the look-back shows up as a rare wrong tile: repeat with fresh inputs.
     PMPP_REQUIRE_GPU();
-    const auto impl = variant("single_pass");
+    const auto impl = variant(GetParam());
     for (int rep = 0; rep < 10; ++rep) {
         const CheckResult r = check_case(impl, make_case((std::size_t{1} << 24) + 3), pmpp::testing::test_seed(rep));
-        ASSERT_TRUE(r.ok) << "repeat " << rep << ": " << r.report();
+        ASSERT_TRUE(r.ok) << GetParam() << " repeat " << rep << ": " << r.report();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(SinglePassVariants, ScanWithLookBack, ::testing::Values("single_pass", "persistent"));
+
+// Variant 4 with the shape this GPU would not choose: the fallback where the shipped shape fits
+// (an H200), and the shipped one only where it fits. Sizes on the tile edges of both shapes
+// (4096 and 8192), one tile a block and many, in place too.
+TEST(ScanPersistent, ScansWithEitherTileShapeOnAnyGpu) {
+    PMPP_REQUIRE_GPU();
+    using persistent::TileShape;
+    const scan::ScanFn fallback{scan_persistent_workspace_bytes, [](const int* in, int* out, std::size_t n, void* ws) {
+                                    persistent::exclusive_scan_with_shape(TileShape::Fallback, in, out, n, ws);
+                                }};
+    const scan::ScanFn shipped{scan_persistent_workspace_bytes, [](const int* in, int* out, std::size_t n, void* ws) {
+                                   persistent::exclusive_scan_with_shape(TileShape::Shipped, in, out, n, ws);
+                               }};
+    std::vector<std::pair<const char*, const scan::ScanFn*>> shapes = {{"fallback", &fallback}};
+    if (persistent::shipped_shape_fits()) shapes.push_back({"shipped", &shipped});
+    for (const auto& [name, fn] : shapes)
+        for (std::size_t n :
+             {std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{8191},
+              std::size_t{8192}, std::size_t{8193}, std::size_t{1000} * 8192 + 5, (std::size_t{1} << 22) + 1})
+            for (bool in_place : {false, true}) {
+                const CheckResult r = check_case(*fn, make_case(n, scan_inputs::kFullRange, in_place),
+                                                 pmpp::testing::test_seed(n + in_place));
+                EXPECT_TRUE(r.ok) << name << " n=" << n << (in_place ? " in place" : "") << ": " << r.report();
+            }
+}
+
+// cp.async copies 16 aligned bytes: variant 4 hands pointers off that grid to variant 3's kernel.
+TEST(ScanPersistent, ScansArraysThatStartOffTheSixteenByteGrid) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t n = 3 * 8192 + 11;
+    const std::vector<int> h = scan_inputs::make(n, scan_inputs::kFullRange, pmpp::testing::test_seed());
+    std::vector<int> expect(n);
+    exclusive_scan_cpu(h.data(), expect.data(), n);
+    pmpp::DeviceBuffer<int> in(n + 4), out(n + 4);
+    pmpp::DeviceBuffer<unsigned char> ws(scan_persistent_workspace_bytes(n));
+    for (std::size_t offset : {std::size_t{1}, std::size_t{3}}) {
+        PMPP_CUDA_CHECK(cudaMemcpy(in.data() + offset, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        exclusive_scan_persistent(in.data() + offset, out.data() + offset, n, ws.data());
+        PMPP_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<int> got(n);
+        PMPP_CUDA_CHECK(cudaMemcpy(got.data(), out.data() + offset, n * sizeof(int), cudaMemcpyDeviceToHost));
+        EXPECT_EQ(got, expect) << "offset " << offset << " ints";
     }
 }
 

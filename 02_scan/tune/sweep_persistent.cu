@@ -1,23 +1,26 @@
-// tune/sweep_persistent.cu: tiles in flight while a tile waits. In the shipped kernel a block
-// holds its tile in registers from its load to its store, the look-back's wait (2 us) included,
-// and a new block starts loading only when one ends: at 3 blocks an SM, the bytes in flight drop
-// whenever the SM's tiles wait. The arithmetic behind it (NOTES.md, "Persistent blocks"): 2^28
-// ints are 32768 tiles of 8192; 0.67 ms is 49 tiles a microsecond, which is what 396 resident
-// tiles (132 SMs x 3) give if each stays about 8 us from load to store.
-// Here a block stays for the whole scan (a grid of B blocks an SM, B from the occupancy) and
-// takes tiles from the counter in turn, S at a time: while it scans tile k and waits for its
-// look-back, its next S - 1 tiles are already on their way into shared memory (cp.async, 16
-// bytes a thread an instruction, 512 contiguous bytes a warp), so the waits no longer stop the
-// loads. A block processes its tiles in the order it took them, so the smallest unfinished tile
-// of the grid always belongs to a block that is working on it: the look-back still always ends.
-// Rows: stages S, tile shape, blocks an SM, the look-back's waits; and the same pipeline with no
-// look-back at all (a wrong result: the ceiling of the pipeline, as 3d was for the shipped one).
-// Built by `make -C 02_scan tune` (cp.async from sm_80; sm_75 stages through registers). Not yet
-// run (2026-12-04): tune/gpu_run.sh runs it.
+// tune/sweep_persistent.cu: tiles in flight while a tile waits (variant 4, scan_4_persistent.cu,
+// and the two designs before it). In variant 3 a block holds its tile in registers from its load
+// to its store, the look-back's wait (2 us) included, and a new block starts loading only when
+// one ends: at 3 blocks an SM, the bytes in flight drop whenever the SM's tiles wait. The
+// arithmetic (NOTES.md, "Persistent blocks"): 2^28 ints are 32768 tiles of 8192; 0.67 ms is 49
+// tiles a microsecond, what 396 resident tiles (132 SMs x 3) give if each stays about 8 us.
+// Here a grid of resident blocks stays for the whole scan, each loading its next tiles into
+// shared memory (cp.async) while it works on the current one. Rows:
+//  - "claimed": each block takes its tiles from the counter, S at a time, and publishes each
+//    tile's aggregate one tile ahead of its look-back (the second design; the first published
+//    it only after the previous look-back: 2-7x CUB's time, NOTES.md);
+//  - "dealt": variant 4's kernel, block b scanning tiles b, b + G, ..., by shape (threads T,
+//    16-byte rounds R, stages S), blocks an SM B and the look-back's waits;
+//  - each design with no look-back at all (a wrong result: its pipeline's ceiling).
+// Built by `make -C 02_scan tune` (cp.async from sm_80; sm_75 copies through registers).
+// Measured on an H200 (2026-12-04, NOTES.md): claimed, S = 2, 0.94 of CUB's time at 2^28 and
+// slower below; dealt, 512 x 4 x 3, 0.81 / 0.89 / 0.85 at 2^20 / 2^24 / 2^28: variant 4.
 #include "../scan_3_single_pass.cu"
+#include "../scan_4_persistent.cu"
 #include "scan_sweep.h"
 
 #include "common/device_limits.h"
+#include "common/primitives/async_copy.cuh"
 
 #include <climits>
 
@@ -28,196 +31,138 @@ namespace persistent_sweep {
 
 enum Mode { kNoLookback = 0, kLookBack = 1 };
 
-__device__ __forceinline__ void copy_16_bytes_async(uint4* dst, const unsigned* src) {
-#if __CUDA_ARCH__ >= 800
-    const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
-#else  // sm_75: through registers
-    *dst = *reinterpret_cast<const uint4*>(src);
-#endif
-}
-
-__device__ __forceinline__ void commit_copies() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-
-// Every group of copies but the newest `PENDING` has landed (each thread's own copies).
-template <int PENDING>
-__device__ __forceinline__ void wait_for_copies() {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(PENDING) : "memory");
-#endif
-}
-
-// Thread t copies, reads and rewrites only the words r * THREADS + t of a stage, so its own
-// wait_group makes them visible to it: no barrier between a copy and its use.
-template <int THREADS, int ROUNDS>
-__device__ __forceinline__ uint4& word(uint4* stages, int stage, int round) {
-    return stages[(stage * ROUNDS + round) * THREADS + threadIdx.x];
-}
-
-// One group of copies a call, empty past the last tile, so that every thread counts the same
-// groups and wait_for_copies<S - 1> always means "the oldest stage has landed".
-template <int THREADS, int ROUNDS>
-__device__ __forceinline__ void load_stage(const unsigned* in, std::size_t n, unsigned tiles, unsigned tile,
-                                           uint4* stages, int stage) {
-    constexpr std::size_t kTile = tile_elements<THREADS, ROUNDS>();
-    if (tile < tiles) {
-        const std::size_t tile_first = static_cast<std::size_t>(tile) * kTile;
-        const bool full = tile_first + kTile <= n;
-#pragma unroll
-        for (int r = 0; r < ROUNDS; ++r) {
-            const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
-            if (full) {
-                copy_16_bytes_async(&word<THREADS, ROUNDS>(stages, stage, r), in + first);
-            } else {
-                uint4 w;
-                w.x = first < n ? in[first] : 0u;
-                w.y = first + 1 < n ? in[first + 1] : 0u;
-                w.z = first + 2 < n ? in[first + 2] : 0u;
-                w.w = first + 3 < n ? in[first + 3] : 0u;
-                word<THREADS, ROUNDS>(stages, stage, r) = w;
-            }
-        }
-    }
-    commit_copies();
-}
-
-template <int THREADS, int ROUNDS, int STAGES, Mode M>
-__global__ void __launch_bounds__(THREADS)
-    persistent(const unsigned* in, unsigned* out, std::size_t n, unsigned tiles, unsigned* tile_counter,
-               unsigned long long* statuses, LookBackWaits waits) {
-    extern __shared__ uint4 stages[];  // STAGES x ROUNDS x THREADS words
-    __shared__ TileScanStorage<THREADS, ROUNDS> storage;
-    __shared__ unsigned claimed[STAGES];  // the tile in each stage, in the order taken
+// The second design (before variant 4): tiles taken from the counter, the next S - 1 of them
+// loading while the block works, each tile's aggregate published one tile ahead of its
+// look-back. (The first design scanned a tile only after the previous one's look-back: the
+// aggregate of every block's second tile then waited for its first tile's prefix, which chained
+// all the grid's prefixes one after the other, 2-7x CUB's time.) With S > 2 the chain is back:
+// a tile taken S - 1 tiles ahead publishes nothing until the look-backs before it end.
+// Stages, loads and the scan of a stage are variant 4's (persistent::Shape and its helpers).
+template <class S, Mode M>
+__global__ void __launch_bounds__(S::kThreads)
+    claimed(const unsigned* in, unsigned* out, std::size_t n, std::size_t tiles, unsigned* tile_counter,
+            unsigned long long* statuses, LookBackWaits waits) {
+    constexpr int kStages = S::kStages;
+    extern __shared__ uint4 stages[];
+    __shared__ TileScanStorage<S::kThreads, S::kRounds> storage;
+    __shared__ unsigned taken[kStages];  // the tile in each stage, in the order taken
     __shared__ unsigned tile_prefix;
-    constexpr std::size_t kTile = tile_elements<THREADS, ROUNDS>();
     if (threadIdx.x == 0)
-        for (int s = 0; s < STAGES; ++s) claimed[s] = atomicAdd(tile_counter, 1u);
+        for (int s = 0; s < kStages; ++s) taken[s] = atomicAdd(tile_counter, 1u);
     __syncthreads();
-    for (int s = 0; s < STAGES; ++s) load_stage<THREADS, ROUNDS>(in, n, tiles, claimed[s], stages, s);
+    for (int s = 0; s < kStages; ++s) persistent::start_loading<S>(in, n, tiles, taken[s], stages, s);
+
+    std::size_t tile = taken[0];
+    if (tile >= tiles) {
+        wait_for_copies<0>();
+        return;
+    }
+    unsigned prefix[S::kRounds];
+    wait_for_copies<kStages - 1>();
+    unsigned aggregate = persistent::scan_stage<S>(stages, 0, prefix, storage);
+    if (M == kLookBack && threadIdx.x == 0)
+        publish(&statuses[tile], tile == 0 ? kStatusPrefix : kStatusAggregate, aggregate);
 
     for (unsigned k = 0;; ++k) {
-        const int s = static_cast<int>(k % STAGES);
-        const unsigned tile = claimed[s];  // the same in every thread: written before a barrier
-        if (tile >= tiles) break;  // taken in increasing order: every later one is past the end too
-        wait_for_copies<STAGES - 1>();
-        unsigned sums[ROUNDS], prefix[ROUNDS];
-#pragma unroll
-        for (int r = 0; r < ROUNDS; ++r) {
-            const uint4 w = word<THREADS, ROUNDS>(stages, s, r);
-            sums[r] = w.x + w.y + w.z + w.w;
+        const int s = static_cast<int>(k % kStages);
+        const int s_next = static_cast<int>((k + 1) % kStages);
+        const std::size_t next = taken[s_next];  // read by every thread before the barriers below
+        unsigned next_prefix[S::kRounds];
+        unsigned next_aggregate = 0;
+        if (next < tiles) {
+            wait_for_copies<kStages - 2>();  // S + k groups started; the next tile's is number k + 1
+            next_aggregate = persistent::scan_stage<S>(stages, s_next, next_prefix, storage);
+            if (M == kLookBack && threadIdx.x == 0) publish(&statuses[next], kStatusAggregate, next_aggregate);
         }
-        unsigned aggregate;
-        tile_exclusive_scan<THREADS, ROUNDS>(sums, prefix, aggregate, storage);  // ends with a barrier
         if (threadIdx.x < 32) {
             unsigned before = 0;
-            if constexpr (M == kLookBack) {
-                if (tile == 0) {
-                    if (threadIdx.x == 0) publish(&statuses[0], kStatusPrefix, aggregate);
-                } else {
-                    if (threadIdx.x == 0) publish(&statuses[tile], kStatusAggregate, aggregate);
-                    before = look_back(statuses, tile, waits);
-                    if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
-                }
+            if (M == kLookBack && tile != 0) {
+                before = look_back(statuses, static_cast<unsigned>(tile), waits);
+                if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
             }
             if (threadIdx.x == 0) {
                 tile_prefix = before;
-                claimed[s] = atomicAdd(tile_counter, 1u);  // every thread read claimed[s] before the scan's barrier
+                // taken[s] was last read by every thread in the previous iteration (as
+                // taken[s_next]), before this iteration's barriers.
+                if (next < tiles) taken[s] = atomicAdd(tile_counter, 1u);
             }
         }
         __syncthreads();
-        const std::size_t tile_first = static_cast<std::size_t>(tile) * kTile;
-        const bool full = tile_first + kTile <= n;
-        const unsigned base = tile_prefix;
+        const std::size_t tile_first = tile * S::kTile;
+        uint4 v[S::kRounds];
 #pragma unroll
-        for (int r = 0; r < ROUNDS; ++r) {
-            const uint4 a = word<THREADS, ROUNDS>(stages, s, r);
-            const unsigned x = base + prefix[r];
-            const uint4 o = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
-            const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * THREADS + threadIdx.x);
-            if (full) {
-                *reinterpret_cast<uint4*>(out + first) = o;
-            } else {
-                if (first < n) out[first] = o.x;
-                if (first + 1 < n) out[first + 1] = o.y;
-                if (first + 2 < n) out[first + 2] = o.z;
-                if (first + 3 < n) out[first + 3] = o.w;
-            }
+        for (int r = 0; r < S::kRounds; ++r) {
+            const uint4 a = persistent::word<S>(stages, s, r);
+            const unsigned x = tile_prefix + prefix[r];
+            v[r] = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
         }
-        // The stage's words were this thread's only: it refills them once it has read them.
-        load_stage<THREADS, ROUNDS>(in, n, tiles, claimed[s], stages, s);
+        store_tile<S::kThreads, S::kRounds, true>(out, tile_first, n, tile_first + S::kTile <= n, v);
+        if (next >= tiles) break;  // taken in increasing order: every later one is past the end too
+        persistent::start_loading<S>(in, n, tiles, taken[s], stages, s);  // this thread's words, read above
+        tile = next;
+        aggregate = next_aggregate;
+#pragma unroll
+        for (int r = 0; r < S::kRounds; ++r) prefix[r] = next_prefix[r];
     }
-    wait_for_copies<0>();  // nothing left in flight when the block ends
+    wait_for_copies<0>();
 }
 
-template <int T, int R, int S>
-constexpr int stage_bytes() {
-    return S * R * T * 16;
-}
-
-// Blocks an SM the kernel can hold, after it opted in to its shared memory (above 48 KB the
-// occupancy calculator counts 0 blocks before that).
-template <int T, int R, int S, Mode M>
-int resident_blocks() {
-    static const int blocks = [] {
-        PMPP_CUDA_CHECK(cudaFuncSetAttribute(persistent<T, R, S, M>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             stage_bytes<T, R, S>()));
-        int b = 0;
-        PMPP_CUDA_CHECK(
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, persistent<T, R, S, M>, T, stage_bytes<T, R, S>()));
-        return b;
-    }();
-    return blocks;
-}
-
-// B blocks an SM (0: as many as fit); FIRST / POLL: the look-back's waits, used from 500 tiles.
+// B blocks an SM (at most as many as fit); FIRST / POLL: the look-back's waits, from 500 tiles.
 template <int T, int R, int S, Mode M, int B, int FIRST, int POLL>
 void run(const int* in, int* out, std::size_t n, void* ws) {
-    const unsigned tiles = static_cast<unsigned>(tiles_of<T, R>(n));
-    const int fit = resident_blocks<T, R, S, M>();
-    const int per_sm = B == 0 ? fit : (B < fit ? B : fit);
-    const unsigned sms = static_cast<unsigned>(pmpp::device_limits().sm_count);
-    const unsigned grid = std::min<unsigned>(tiles, sms * static_cast<unsigned>(per_sm > 0 ? per_sm : 1));
-    const LookBackWaits waits =
-        tiles >= 500 ? LookBackWaits{FIRST, POLL, 0} : LookBackWaits{0, 0, UINT_MAX};  // as the shipped kernel
+    using Shape = persistent::Shape<T, R, S>;
+    const auto kernel = claimed<Shape, M>;
+    static const int fit = [&] {
+        pmpp::allow_dynamic_shared_memory(kernel, Shape::kStageBytes, "claimed");
+        return pmpp::resident_blocks_per_sm(kernel, T, Shape::kStageBytes);
+    }();
+    const std::size_t tiles = persistent::tiles_of(n, Shape::kTile);
+    const std::size_t sms = static_cast<std::size_t>(pmpp::device_limits().sm_count);
+    const std::size_t grid = std::min<std::size_t>(tiles, sms * static_cast<std::size_t>(std::min(B, fit)));
+    const LookBackWaits waits = tiles >= 500 ? LookBackWaits{FIRST, POLL, 0} : LookBackWaits{0, 0, UINT_MAX};
     auto* words = static_cast<unsigned long long*>(ws);
     PMPP_CUDA_CHECK(cudaMemsetAsync(words, 0, (1 + tiles) * sizeof(unsigned long long)));
-    persistent<T, R, S, M><<<grid, T, stage_bytes<T, R, S>()>>>(reinterpret_cast<const unsigned*>(in),
-                                                                reinterpret_cast<unsigned*>(out), n, tiles,
-                                                                reinterpret_cast<unsigned*>(words), words + 1, waits);
+    kernel<<<static_cast<unsigned>(grid), T, Shape::kStageBytes>>>(
+        reinterpret_cast<const unsigned*>(in), reinterpret_cast<unsigned*>(out), n, tiles,
+        reinterpret_cast<unsigned*>(words), words + 1, waits);
     PMPP_CHECK_LAUNCH();
 }
 
-template <int T, int R, int S>
-void print_fit(const char* name) {
-    std::printf("  %-28s %3d KB of stages a block, %d blocks an SM fit\n", name, stage_bytes<T, R, S>() / 1024,
-                resident_blocks<T, R, S, kLookBack>());
+// Variant 4's kernel with shape T x R x S, at most B blocks an SM (as many as fit where fewer do).
+template <int T, int R, int S, Mode M, int B, int FIRST, int POLL>
+void run_dealt(const int* in, int* out, std::size_t n, void* ws) {
+    using Shape = persistent::Shape<T, R, S>;
+    const std::size_t tiles = persistent::tiles_of(n, Shape::kTile);
+    const LookBackWaits waits = tiles >= 500 ? LookBackWaits{FIRST, POLL, 0} : LookBackWaits{0, 0, UINT_MAX};
+    persistent::launch<Shape, M == kLookBack>(reinterpret_cast<const unsigned*>(in), reinterpret_cast<unsigned*>(out),
+                                              n, static_cast<unsigned long long*>(ws), B, waits);
+    PMPP_CHECK_LAUNCH();
 }
 
 }  // namespace persistent_sweep
 using namespace persistent_sweep;
 
 int main() {
-    std::printf("persistent blocks (one grid of B blocks an SM; each takes its tiles S at a time):\n");
-    print_fit<256, 8, 2>("T=256 R=8 S=2");
-    print_fit<256, 8, 3>("T=256 R=8 S=3");
-    print_fit<256, 12, 2>("T=256 R=12 S=2");
-    print_fit<256, 4, 4>("T=256 R=4 S=4");
-    print_fit<512, 8, 2>("T=512 R=8 S=2");
+    std::printf(
+        "persistent blocks: a grid of B blocks an SM; claimed: each takes its tiles S at a time;\n"
+        "dealt: variant 4, T threads x R 16-byte rounds, S stages\n");
     return scan_sweep::sweep([](scan_sweep::Size& s) {
-        s.row("T=256 R=8 S=2 B=3, no look-back (wrong)", run<256, 8, 2, kNoLookback, 3, 0, 0>);
-        s.row("T=256 R=8 S=2 B=3, waits 2000 / 300", run<256, 8, 2, kLookBack, 3, 2000, 300>);
-        s.row("T=256 R=8 S=2 B=3, waits 1000 / 300", run<256, 8, 2, kLookBack, 3, 1000, 300>);
-        s.row("T=256 R=8 S=2 B=3, waits 500 / 100", run<256, 8, 2, kLookBack, 3, 500, 100>);
-        s.row("T=256 R=8 S=2 B=3, no waits", run<256, 8, 2, kLookBack, 3, 0, 0>);
-        s.row("T=256 R=8 S=2 B=2, waits 1000 / 300", run<256, 8, 2, kLookBack, 2, 1000, 300>);
-        s.row("T=256 R=8 S=3 B=2, waits 1000 / 300", run<256, 8, 3, kLookBack, 2, 1000, 300>);
-        s.row("T=256 R=8 S=3 B=2, waits 2000 / 300", run<256, 8, 3, kLookBack, 2, 2000, 300>);
-        s.row("T=256 R=12 S=2 B=2, waits 1000 / 300", run<256, 12, 2, kLookBack, 2, 1000, 300>);
-        s.row("T=256 R=4 S=4 B=3, waits 1000 / 300", run<256, 4, 4, kLookBack, 3, 1000, 300>);
-        s.row("T=512 R=8 S=2 B=1, waits 1000 / 300", run<512, 8, 2, kLookBack, 1, 1000, 300>);
+        s.row("variant 4 as shipped (this GPU's shape)", exclusive_scan_persistent);
+        s.row("claimed 256x8x2 B=3, no look-back (wrong)", run<256, 8, 2, kNoLookback, 3, 0, 0>);
+        s.row("claimed 256x8x2 B=3, waits 1000 / 300", run<256, 8, 2, kLookBack, 3, 1000, 300>);
+        s.row("claimed 256x8x3 B=2, waits 1000 / 300", run<256, 8, 3, kLookBack, 2, 1000, 300>);
+        s.row("dealt 512x4x3 B=2, no look-back (wrong)", run_dealt<512, 4, 3, kNoLookback, 2, 0, 0>);
+        s.row("dealt 512x4x3 B=2, waits 1000 / 300", run_dealt<512, 4, 3, kLookBack, 2, 1000, 300>);
+        s.row("dealt 512x4x3 B=2, waits 300 / 100", run_dealt<512, 4, 3, kLookBack, 2, 300, 100>);
+        s.row("dealt 512x4x3 B=2, no waits", run_dealt<512, 4, 3, kLookBack, 2, 0, 0>);
+        s.row("dealt 512x4x3 B=1, waits 300 / 100", run_dealt<512, 4, 3, kLookBack, 1, 300, 100>);
+        s.row("dealt 256x4x3 B=3 (fallback), waits 300 / 100", run_dealt<256, 4, 3, kLookBack, 3, 300, 100>);
+        s.row("dealt 256x4x3 B=8, waits 300 / 100", run_dealt<256, 4, 3, kLookBack, 8, 300, 100>);
+        s.row("dealt 256x6x3 B=3, waits 300 / 100", run_dealt<256, 6, 3, kLookBack, 3, 300, 100>);
+        s.row("dealt 256x8x3 B=2, waits 300 / 100", run_dealt<256, 8, 3, kLookBack, 2, 300, 100>);
+        s.row("dealt 384x4x3 B=3, waits 300 / 100", run_dealt<384, 4, 3, kLookBack, 3, 300, 100>);
+        s.row("dealt 1024x2x3 B=2, waits 300 / 100", run_dealt<1024, 2, 3, kLookBack, 2, 300, 100>);
+        s.row("dealt 512x4x4 B=1, waits 300 / 100", run_dealt<512, 4, 4, kLookBack, 1, 300, 100>);
+        s.row("dealt 512x2x4 B=3, waits 300 / 100", run_dealt<512, 2, 4, kLookBack, 3, 300, 100>);
     });
 }

@@ -132,7 +132,9 @@ __global__ void __launch_bounds__(S::kThreads)
     static_assert(kStages >= 3, "one stage written out, one scanned ahead, one loading");
     extern __shared__ uint4 stages[];  // kStages x kRounds x kThreads words
     __shared__ TileScanStorage<S::kThreads, S::kRounds> storage;
-    __shared__ unsigned tile_prefix;
+    // Double-buffered: in a block's last iteration no scan (and no barrier) lies between the
+    // write of the next prefix and the other warps' reads of the previous one.
+    __shared__ unsigned tile_prefix[2];
     const auto tile_of = [](unsigned k) { return blockIdx.x + static_cast<std::size_t>(k) * gridDim.x; };
 
     for (int s = 0; s < kStages - 1; ++s) start_loading<S>(in, n, tiles, tile_of(s), stages, s);
@@ -161,7 +163,7 @@ __global__ void __launch_bounds__(S::kThreads)
                 before = look_back(statuses, static_cast<unsigned>(tile), waits);
                 if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
             }
-            if (threadIdx.x == 0) tile_prefix = before;
+            if (threadIdx.x == 0) tile_prefix[k & 1] = before;
         }
         __syncthreads();
         const int s = static_cast<int>(k % kStages);
@@ -170,7 +172,7 @@ __global__ void __launch_bounds__(S::kThreads)
 #pragma unroll
         for (int r = 0; r < S::kRounds; ++r) {
             const uint4 a = word<S>(stages, s, r);
-            const unsigned x = tile_prefix + prefix[r];
+            const unsigned x = tile_prefix[k & 1] + prefix[r];
             v[r] = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
         }
         store_tile<S::kThreads, S::kRounds, true>(out, tile_first, n, tile_first + S::kTile <= n, v);
@@ -197,10 +199,11 @@ inline bool cooperative_launch_supported() {
 }
 
 // One cooperative launch of as many blocks of shape S as the GPU holds at once (at most
-// BLOCKS_PER_SM an SM, at most one a tile). The statuses are cleared first, as in variant 3.
+// blocks_per_sm an SM, at most one a tile, at most max_grid if > 0: the tests' way to give each
+// block many tiles). The statuses are cleared first, as in variant 3.
 template <class S, bool LOOK_BACK = true>
 void launch(const unsigned* in, unsigned* out, std::size_t n, unsigned long long* statuses, int blocks_per_sm,
-            LookBackWaits waits) {
+            LookBackWaits waits, std::size_t max_grid = 0) {
     const auto kernel = persistent_scan<S, LOOK_BACK>;
     static const int resident = [&] {
         pmpp::allow_dynamic_shared_memory(kernel, S::kStageBytes, "scan_persistent");
@@ -208,31 +211,31 @@ void launch(const unsigned* in, unsigned* out, std::size_t n, unsigned long long
     }();
     const std::size_t tiles = tiles_of(n, S::kTile);
     const std::size_t sms = static_cast<std::size_t>(pmpp::device_limits().sm_count);
-    const std::size_t grid = std::min<std::size_t>(tiles, sms * static_cast<std::size_t>(std::min(blocks_per_sm, resident)));
+    std::size_t grid = std::min<std::size_t>(tiles, sms * static_cast<std::size_t>(std::min(blocks_per_sm, resident)));
+    if (max_grid > 0) grid = std::min(grid, max_grid);
     PMPP_CUDA_CHECK(cudaMemsetAsync(statuses, 0, tiles * sizeof(unsigned long long)));
     void* args[] = {&in, &out, &n, const_cast<std::size_t*>(&tiles), &statuses, &waits};
-    PMPP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(static_cast<unsigned>(grid)),
-                                                dim3(S::kThreads), args, S::kStageBytes, 0));
+    PMPP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
+                                                dim3(static_cast<unsigned>(grid)), dim3(S::kThreads), args,
+                                                S::kStageBytes, 0));
 }
 
 bool shipped_shape_fits() {
     static const bool fits = [] {
-        const bool fits = pmpp::shared_memory_fits(ShippedShape::kSharedBytes, kShippedBlocksPerSm);
         const auto describe = [](std::size_t tile, int threads, std::size_t bytes) {
             return pmpp::format("tiles of %zu (%d threads x 16), 3 stages: %zu bytes of shared memory per block", tile,
                                 threads, bytes);
         };
-        pmpp::report_shape("scan_persistent",
-                           fits ? describe(ShippedShape::kTile, ShippedShape::kThreads, ShippedShape::kSharedBytes)
-                                : describe(FallbackShape::kTile, FallbackShape::kThreads, FallbackShape::kSharedBytes) +
-                                      pmpp::format(" (%d blocks of the shipped %zu bytes do not fit an SM)",
-                                                   kShippedBlocksPerSm, ShippedShape::kSharedBytes));
-        return fits;
+        return pmpp::shipped_shape_fits(
+            "scan_persistent", ShippedShape::kSharedBytes, kShippedBlocksPerSm,
+            describe(ShippedShape::kTile, ShippedShape::kThreads, ShippedShape::kSharedBytes),
+            describe(FallbackShape::kTile, FallbackShape::kThreads, FallbackShape::kSharedBytes));
     }();
     return fits;
 }
 
-void exclusive_scan_with_shape(TileShape shape, const int* in, int* out, std::size_t n, void* workspace) {
+void exclusive_scan_with_shape(TileShape shape, const int* in, int* out, std::size_t n, void* workspace,
+                               std::size_t max_grid) {
     if (n == 0) return;
     const bool aligned =
         reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
@@ -244,9 +247,10 @@ void exclusive_scan_with_shape(TileShape shape, const int* in, int* out, std::si
     auto* dst = reinterpret_cast<unsigned*>(out);
     auto* statuses = static_cast<unsigned long long*>(workspace);
     if (shape == TileShape::Shipped)
-        launch<ShippedShape>(src, dst, n, statuses, kShippedBlocksPerSm, waits_for(tiles_of(n, ShippedShape::kTile)));
+        launch<ShippedShape>(src, dst, n, statuses, kShippedBlocksPerSm, waits_for(tiles_of(n, ShippedShape::kTile)),
+                             max_grid);
     else
-        launch<FallbackShape>(src, dst, n, statuses, INT_MAX, waits_for(tiles_of(n, FallbackShape::kTile)));
+        launch<FallbackShape>(src, dst, n, statuses, INT_MAX, waits_for(tiles_of(n, FallbackShape::kTile)), max_grid);
     PMPP_CHECK_LAUNCH();
 }
 

@@ -16,7 +16,9 @@ enum class TileShape { Shipped, Fallback };
 bool shipped_shape_fits();
 
 // Variant 4 with the given shape (Shipped only where it fits); the workspace is
-// scan_persistent_workspace_bytes(n) either way.
-void exclusive_scan_with_shape(TileShape shape, const int* in, int* out, std::size_t n, void* workspace);
+// scan_persistent_workspace_bytes(n) either way. max_grid > 0 caps the grid (the tests: a few
+// blocks, each scanning hundreds of tiles in turn, whatever the GPU's size).
+void exclusive_scan_with_shape(TileShape shape, const int* in, int* out, std::size_t n, void* workspace,
+                               std::size_t max_grid = 0);
 
 }  // namespace scan::persistent

@@ -46,16 +46,14 @@ static_assert(tile_shared_bytes<SmallShape, true>() <= pmpp::kSmallestSharedPerB
 template <bool kValues>
 bool shipped_shape_fits() {
     static const bool fits = [] {
-        const bool fits = pmpp::shared_memory_fits(tile_shared_bytes<ShippedShape, kValues>(), 2);
-        const char* what = kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys";
-        pmpp::report_shape(what,
-                           fits ? pmpp::format("tiles of %u (256 threads x 32), %zu bytes of shared memory per block",
-                                               ShippedShape::kTile, tile_shared_bytes<ShippedShape, kValues>())
-                                : pmpp::format("tiles of %u (128 threads x 32), %zu bytes of shared memory per block: "
-                                               "two blocks of the shipped 8192 (%zu bytes) do not fit an SM",
-                                               SmallShape::kTile, tile_shared_bytes<SmallShape, kValues>(),
-                                               tile_shared_bytes<ShippedShape, kValues>()));
-        return fits;
+        const auto describe = [](std::uint32_t tile, int threads, std::size_t bytes) {
+            return pmpp::format("tiles of %u (%d threads x 32), %zu bytes of shared memory per block", tile, threads,
+                                bytes);
+        };
+        return pmpp::shipped_shape_fits(kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys",
+                                        tile_shared_bytes<ShippedShape, kValues>(), 2,
+                                        describe(ShippedShape::kTile, 256, tile_shared_bytes<ShippedShape, kValues>()),
+                                        describe(SmallShape::kTile, 128, tile_shared_bytes<SmallShape, kValues>()));
     }();
     return fits;
 }

@@ -526,18 +526,13 @@ bool values_beside_keys_fit() {
         using Beside = ShippedConfig<Key, true, PeerMatch::Ballots>;
         using After = FallbackConfig<Key, true, PeerMatch::Ballots>;
         constexpr std::size_t beside = pass_shared_bytes<Key, Beside>, after = pass_shared_bytes<Key, After>;
-        const bool fits = pmpp::shared_memory_fits(beside, Beside::kMinBlocks);
-        const std::string what =
-            "radix_sort_onesweep's pass, " + std::to_string(sizeof(Key)) + "-byte keys with values";
         const std::string tile =
             pmpp::format("tiles of %d (%d threads x %d)", Beside::kTile, Beside::kThreads, Beside::kItems);
-        pmpp::report_shape(what, fits ? pmpp::format("%s, the values beside the keys: %zu bytes of shared memory "
-                                                     "per block",
-                                                     tile.c_str(), beside)
-                                      : pmpp::format("%s, the values after the keys: %zu bytes of shared memory "
-                                                     "per block (%d blocks of %zu, values beside, do not fit an SM)",
-                                                     tile.c_str(), after, Beside::kMinBlocks, beside));
-        return fits;
+        return pmpp::shipped_shape_fits(
+            "radix_sort_onesweep's pass, " + std::to_string(sizeof(Key)) + "-byte keys with values", beside,
+            Beside::kMinBlocks,
+            pmpp::format("%s, the values beside the keys: %zu bytes of shared memory per block", tile.c_str(), beside),
+            pmpp::format("%s, the values after the keys: %zu bytes of shared memory per block", tile.c_str(), after));
     }();
     return fits;
 }

@@ -78,8 +78,6 @@ void with_shape_for_this_gpu(Run run) {
                       fast::shared_bytes<Key, Value>(Small::kMergeTile) <= pmpp::kSmallestSharedPerBlock,
                   "the fallback shape must fit every supported GPU (sm_75: 64 KiB per block)");
     static const bool shipped = [] {
-        constexpr std::size_t bytes = fast::shared_bytes<Key, Value>(Shipped::kSortTile);
-        const bool fits = shipped_sort_tiles_fit<Key, Value>();
         const std::string what = "merge_sort_fast, " + std::to_string(sizeof(Key)) + "-byte keys" +
                                  (kHasValues<Value> ? " and " + std::to_string(sizeof(Value)) + "-byte values" : "");
         const auto describe = [](int tile, int threads, std::size_t shared) {
@@ -87,15 +85,15 @@ void with_shape_for_this_gpu(Run run) {
                 "sort tiles of %d (%d threads x 17 or fewer items), %zu bytes of shared memory per block", tile,
                 threads, shared);
         };
-        if (fits || std::is_same_v<Shipped, Small>)
-            pmpp::report_shape(what, describe(Shipped::kSortTile, Shipped::kSortThreads, bytes));
-        else
-            pmpp::report_shape(
-                what,
-                describe(Small::kSortTile, Small::kSortThreads, fast::shared_bytes<Key, Value>(Small::kSortTile)) +
-                    pmpp::format(": %d blocks of the shipped %d-key tile (%zu bytes) do not fit an SM",
-                                 Shipped::kSortMinBlocks, Shipped::kSortTile, bytes));
-        return fits;
+        constexpr std::size_t bytes = fast::shared_bytes<Key, Value>(Shipped::kSortTile);
+        const std::string shipped_shape = describe(Shipped::kSortTile, Shipped::kSortThreads, bytes);
+        if constexpr (std::is_same_v<Shipped, Small>) {  // one shape: nothing to choose
+            pmpp::report_shape(what, shipped_shape);
+            return true;
+        }
+        return pmpp::shipped_shape_fits(
+            what, bytes, Shipped::kSortMinBlocks, shipped_shape,
+            describe(Small::kSortTile, Small::kSortThreads, fast::shared_bytes<Key, Value>(Small::kSortTile)));
     }();
     if constexpr (std::is_same_v<Shipped, Small>) {
         run(Shipped{});

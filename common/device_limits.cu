@@ -215,6 +215,16 @@ void report_shape(const std::string& kernel, const std::string& shape) {
     shapes().emplace_back(kernel, shape);
 }
 
+bool shipped_shape_fits(const std::string& kernel, std::size_t shipped_bytes, int blocks_per_sm,
+                        const std::string& shipped, const std::string& fallback) {
+    const bool fits = shared_memory_fits(shipped_bytes, blocks_per_sm);
+    report_shape(kernel, fits ? shipped
+                              : format("%s (%d blocks of the shipped shape, %zu bytes of shared memory each, do not "
+                                       "fit an SM)",
+                                       fallback.c_str(), blocks_per_sm, shipped_bytes));
+    return fits;
+}
+
 std::vector<std::pair<std::string, std::string>> reported_shapes() {
     std::lock_guard<std::mutex> lock(shapes_mutex);
     return shapes();

@@ -91,6 +91,14 @@ bool shared_memory_fits(std::size_t bytes_per_block, int blocks_per_sm = 1);
 void report_shape(const std::string& kernel, const std::string& shape);
 std::vector<std::pair<std::string, std::string>> reported_shapes();
 
+// A kernel's choice between its shipped shape and its fallback, made from these limits and
+// reported: whether `blocks_per_sm` blocks of `shipped_bytes` of shared memory fit one SM
+// (shared_memory_fits). Reports `shipped` under `kernel` when they fit, else `fallback` and why
+// ("(2 blocks of the shipped shape, 98596 bytes of shared memory each, do not fit an SM)").
+// Each kernel calls it once (a function-local static) and dispatches on the answer.
+bool shipped_shape_fits(const std::string& kernel, std::size_t shipped_bytes, int blocks_per_sm,
+                        const std::string& shipped, const std::string& fallback);
+
 // Blocks of `kernel` that one SM holds at once: the runtime's occupancy, lowered to what the
 // profile's threads, blocks, registers and shared memory per SM allow. At least 1.
 int resident_blocks_per_sm(const void* kernel, int threads, std::size_t dynamic_bytes);

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace pmpp;
 using namespace scan;
@@ -144,25 +146,31 @@ TEST_P(ScanWithLookBack, StaysCorrectOverManyRepeatsOfALargeScan) {
 INSTANTIATE_TEST_SUITE_P(SinglePassVariants, ScanWithLookBack, ::testing::Values("single_pass", "persistent"));
 
 // Variant 4 with the shape this GPU would not choose: the fallback where the shipped shape fits
-// (an H200), and the shipped one only where it fits. Sizes on the tile edges of both shapes
-// (4096 and 8192), one tile a block and many, in place too.
-TEST(ScanPersistent, ScansWithEitherTileShapeOnAnyGpu) {
+// (an H200), and the shipped one only where it fits; each with the grid the GPU holds and with
+// two blocks only, so that every block scans hundreds of tiles in turn (the stages wrap around,
+// the last iteration has no next tile) whatever the GPU's size. Sizes on the tile edges of both
+// shapes (4096 and 8192), in place too.
+template <persistent::TileShape SHAPE, std::size_t MAX_GRID>
+void scan_with(const int* in, int* out, std::size_t n, void* workspace) {
+    persistent::exclusive_scan_with_shape(SHAPE, in, out, n, workspace, MAX_GRID);
+}
+
+TEST(ScanPersistent, ScansWithEitherTileShapeAndAnyNumberOfTilesABlock) {
     PMPP_REQUIRE_GPU();
     using persistent::TileShape;
-    const scan::ScanFn fallback{scan_persistent_workspace_bytes, [](const int* in, int* out, std::size_t n, void* ws) {
-                                    persistent::exclusive_scan_with_shape(TileShape::Fallback, in, out, n, ws);
-                                }};
-    const scan::ScanFn shipped{scan_persistent_workspace_bytes, [](const int* in, int* out, std::size_t n, void* ws) {
-                                   persistent::exclusive_scan_with_shape(TileShape::Shipped, in, out, n, ws);
-                               }};
-    std::vector<std::pair<const char*, const scan::ScanFn*>> shapes = {{"fallback", &fallback}};
-    if (persistent::shipped_shape_fits()) shapes.push_back({"shipped", &shipped});
-    for (const auto& [name, fn] : shapes)
+    std::vector<std::pair<std::string, scan::ScanFn>> runs = {
+        {"fallback", {scan_persistent_workspace_bytes, scan_with<TileShape::Fallback, 0>}},
+        {"fallback, 2 blocks", {scan_persistent_workspace_bytes, scan_with<TileShape::Fallback, 2>}}};
+    if (persistent::shipped_shape_fits()) {
+        runs.push_back({"shipped", {scan_persistent_workspace_bytes, scan_with<TileShape::Shipped, 0>}});
+        runs.push_back({"shipped, 2 blocks", {scan_persistent_workspace_bytes, scan_with<TileShape::Shipped, 2>}});
+    }
+    for (const auto& [name, fn] : runs)
         for (std::size_t n :
              {std::size_t{1}, std::size_t{4095}, std::size_t{4096}, std::size_t{4097}, std::size_t{8191},
               std::size_t{8192}, std::size_t{8193}, std::size_t{1000} * 8192 + 5, (std::size_t{1} << 22) + 1})
             for (bool in_place : {false, true}) {
-                const CheckResult r = check_case(*fn, make_case(n, scan_inputs::kFullRange, in_place),
+                const CheckResult r = check_case(fn, make_case(n, scan_inputs::kFullRange, in_place),
                                                  pmpp::testing::test_seed(n + in_place));
                 EXPECT_TRUE(r.ok) << name << " n=" << n << (in_place ? " in place" : "") << ": " << r.report();
             }

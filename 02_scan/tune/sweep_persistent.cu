@@ -46,7 +46,7 @@ __global__ void __launch_bounds__(S::kThreads)
     extern __shared__ uint4 stages[];
     __shared__ TileScanStorage<S::kThreads, S::kRounds> storage;
     __shared__ unsigned taken[kStages];  // the tile in each stage, in the order taken
-    __shared__ unsigned tile_prefix;
+    __shared__ unsigned tile_prefix[2];  // double-buffered, as in variant 4
     if (threadIdx.x == 0)
         for (int s = 0; s < kStages; ++s) taken[s] = atomicAdd(tile_counter, 1u);
     __syncthreads();
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(S::kThreads)
                 if (threadIdx.x == 0) publish(&statuses[tile], kStatusPrefix, before + aggregate);
             }
             if (threadIdx.x == 0) {
-                tile_prefix = before;
+                tile_prefix[k & 1] = before;
                 // taken[s] was last read by every thread in the previous iteration (as
                 // taken[s_next]), before this iteration's barriers.
                 if (next < tiles) taken[s] = atomicAdd(tile_counter, 1u);
@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(S::kThreads)
 #pragma unroll
         for (int r = 0; r < S::kRounds; ++r) {
             const uint4 a = persistent::word<S>(stages, s, r);
-            const unsigned x = tile_prefix + prefix[r];
+            const unsigned x = tile_prefix[k & 1] + prefix[r];
             v[r] = make_uint4(x, x + a.x, x + a.x + a.y, x + a.x + a.y + a.z);
         }
         store_tile<S::kThreads, S::kRounds, true>(out, tile_first, n, tile_first + S::kTile <= n, v);

@@ -210,3 +210,19 @@ TEST(ReportedShapes, AKernelsChoiceIsKeptOnceInTheOrderReported) {
     }
     EXPECT_EQ(a, 1);
 }
+
+TEST(ReportedShapes, AShapeChoiceReportsTheShippedShapeOrTheFallbackAndWhy) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t per_sm = device_limits().shared_per_sm;
+    EXPECT_TRUE(shipped_shape_fits("test kernel that fits", per_sm / 4, 2, "the big tiles", "the small tiles"));
+    EXPECT_FALSE(
+        shipped_shape_fits("test kernel that does not fit", per_sm / 2 + 4096, 2, "the big tiles", "the small tiles"));
+    std::string fits, does_not;
+    for (const auto& s : reported_shapes()) {
+        if (s.first == "test kernel that fits") fits = s.second;
+        if (s.first == "test kernel that does not fit") does_not = s.second;
+    }
+    EXPECT_EQ(fits, "the big tiles");
+    EXPECT_EQ(does_not, "the small tiles (2 blocks of the shipped shape, " + std::to_string(per_sm / 2 + 4096) +
+                            " bytes of shared memory each, do not fit an SM)");
+}

@@ -30,79 +30,21 @@
 // sm_75 has no cp.async: its copies go through registers, so it computes the same scan
 // without the overlap (common/primitives/async_copy.cuh).
 #include "scan.h"
-#include "scan_3_lookback.cuh"
 #include "scan_4_persistent.h"
+#include "scan_4_pipeline.cuh"
 
-#include "common/cuda_check.h"
-#include "common/device_limits.h"
-#include "common/primitives/async_copy.cuh"
-#include "common/primitives/scan.cuh"
 #include "common/report.h"
 
-#include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <string>
 
 namespace scan::persistent {
-
-using namespace scan_primitives;
-
-template <int THREADS, int ROUNDS, int STAGES>
-struct Shape {
-    static constexpr int kThreads = THREADS, kRounds = ROUNDS, kStages = STAGES;
-    static constexpr std::size_t kTile = 4 * static_cast<std::size_t>(THREADS) * ROUNDS;  // ints
-    static constexpr std::size_t kStageBytes = static_cast<std::size_t>(STAGES) * ROUNDS * THREADS * sizeof(uint4);
-    // All its shared memory: the stages and the tile scan's.
-    static constexpr std::size_t kSharedBytes = kStageBytes + sizeof(TileScanStorage<THREADS, ROUNDS>) + 16;
-};
 
 using ShippedShape = Shape<512, 4, 3>;
 using FallbackShape = Shape<256, 4, 3>;
 constexpr int kShippedBlocksPerSm = 2;  // as measured; one block of 512 an SM was slower
 static_assert(FallbackShape::kSharedBytes <= pmpp::kSmallestSharedPerBlock,
               "the fallback shape must fit every supported GPU (sm_75: 64 KiB a block and an SM)");
-
-// The look-back's waits: short ones, as measured (tune/sweep_persistent.cu), from 500 tiles;
-// below that the predecessors are ready at once and any wait only adds latency.
-inline LookBackWaits waits_for(std::size_t tiles) {
-    return tiles >= 500 ? LookBackWaits{300, 100, 0} : LookBackWaits{0, 0, UINT_MAX};
-}
-
-// Word (stage, round) of this thread: thread t copies, reads and rewrites only the words
-// r * THREADS + t of each stage, so its own wait_for_copies makes them visible to it, and no
-// barrier is needed between a copy and its use.
-template <class S>
-__device__ __forceinline__ uint4& word(uint4* stages, int stage, int round) {
-    return stages[(stage * S::kRounds + round) * S::kThreads + threadIdx.x];
-}
-
-// Starts loading `tile` into `stage`, as one group of copies (an empty group past the last tile,
-// so that every thread counts the same groups). The partial last tile is loaded element by
-// element, zeros past n, through registers: complete on return.
-template <class S>
-__device__ __forceinline__ void start_loading(const unsigned* in, std::size_t n, std::size_t tiles, std::size_t tile,
-                                              uint4* stages, int stage) {
-    if (tile < tiles) {
-        const std::size_t tile_first = tile * S::kTile;
-        const bool full = tile_first + S::kTile <= n;
-#pragma unroll
-        for (int r = 0; r < S::kRounds; ++r) {
-            const std::size_t first = tile_first + 4 * (static_cast<std::size_t>(r) * S::kThreads + threadIdx.x);
-            if (full) {
-                copy_16_bytes_async(&word<S>(stages, stage, r), in + first);
-            } else {
-                uint4 w;
-                w.x = first < n ? in[first] : 0u;
-                w.y = first + 1 < n ? in[first + 1] : 0u;
-                w.z = first + 2 < n ? in[first + 2] : 0u;
-                w.w = first + 3 < n ? in[first + 3] : 0u;
-                word<S>(stages, stage, r) = w;
-            }
-        }
-    }
-    commit_copies();
-}
 
 // The tile in `stage` scanned across the block: this thread's exclusive prefix of each round and
 // the tile's aggregate. Ends with a barrier.
@@ -185,19 +127,6 @@ __global__ void __launch_bounds__(S::kThreads)
     wait_for_copies<0>();  // nothing left in flight when the block ends (its copies are all past n)
 }
 
-inline std::size_t tiles_of(std::size_t n, std::size_t tile) { return (n + tile - 1) / tile; }
-
-// Whether this GPU can launch cooperative grids (asked once).
-inline bool cooperative_launch_supported() {
-    static const bool supported = [] {
-        int device = 0, value = 0;
-        PMPP_CUDA_CHECK(cudaGetDevice(&device));
-        PMPP_CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrCooperativeLaunch, device));
-        return value != 0;
-    }();
-    return supported;
-}
-
 // One cooperative launch of as many blocks of shape S as the GPU holds at once (at most
 // blocks_per_sm an SM, at most one a tile, at most max_grid if > 0: the tests' way to give each
 // block many tiles). The statuses are cleared first, as in variant 3.
@@ -205,14 +134,9 @@ template <class S, bool LOOK_BACK = true>
 void launch(const unsigned* in, unsigned* out, std::size_t n, unsigned long long* statuses, int blocks_per_sm,
             LookBackWaits waits, std::size_t max_grid = 0) {
     const auto kernel = persistent_scan<S, LOOK_BACK>;
-    static const int resident = [&] {
-        pmpp::allow_dynamic_shared_memory(kernel, S::kStageBytes, "scan_persistent");
-        return pmpp::resident_blocks_per_sm(kernel, S::kThreads, S::kStageBytes);
-    }();
     const std::size_t tiles = tiles_of(n, S::kTile);
-    const std::size_t sms = static_cast<std::size_t>(pmpp::device_limits().sm_count);
-    std::size_t grid = std::min<std::size_t>(tiles, sms * static_cast<std::size_t>(std::min(blocks_per_sm, resident)));
-    if (max_grid > 0) grid = std::min(grid, max_grid);
+    const std::size_t grid =
+        resident_grid<S, persistent_scan<S, LOOK_BACK>>("scan_persistent", blocks_per_sm, tiles, max_grid);
     PMPP_CUDA_CHECK(cudaMemsetAsync(statuses, 0, tiles * sizeof(unsigned long long)));
     void* args[] = {&in, &out, &n, const_cast<std::size_t*>(&tiles), &statuses, &waits};
     PMPP_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),

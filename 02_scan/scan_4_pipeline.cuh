@@ -1,8 +1,9 @@
 // scan_4_pipeline.cuh: the parts of variant 4 (scan_4_persistent.cu) that a kernel needs to
 // run as a grid of resident blocks, each loading its next tiles into shared memory while it
 // works on the current one: the shape of a tile and its stages, the loads, the look-back's
-// waits and the cooperative launch. Shared with 03's persistent find_repeats (course side, as
-// scan_3_lookback.cuh; students do not receive it).
+// waits and the cooperative launch. Used by variant 4 and tune/sweep_persistent.cu; 03's fused
+// find_repeats on it was slower than without it (03's NOTES.md). Course side, as
+// scan_3_lookback.cuh: students do not receive it.
 #pragma once
 
 #include "scan_3_lookback.cuh"

@@ -24,9 +24,6 @@ std::size_t find_repeats_scan(const int* a, std::size_t n, int* indices, void* w
 // 2. fused: flags and compaction inside the single-pass scan, one pass (find_repeats_2_fused.cu)
 std::size_t find_repeats_fused_workspace_bytes(std::size_t n);
 std::size_t find_repeats_fused(const int* a, std::size_t n, int* indices, void* workspace);
-// 3. the same pass with a grid of resident blocks that load their next tiles while they wait (find_repeats_3_persistent.cu)
-std::size_t find_repeats_persistent_workspace_bytes(std::size_t n);
-std::size_t find_repeats_persistent(const int* a, std::size_t n, int* indices, void* workspace);
 // Library baseline: cub::DeviceSelect::If over the indices (find_repeats_cub.cu)
 std::size_t find_repeats_cub_workspace_bytes(std::size_t n);
 std::size_t find_repeats_cub(const int* a, std::size_t n, int* indices, void* workspace);

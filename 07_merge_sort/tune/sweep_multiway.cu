@@ -16,6 +16,7 @@
 // 2), 2^24, 2^28; random keys, and keys of 16 values (ties) at the smaller sizes.
 #include "../merge_sort_4_fast.cuh"
 #include "multiway_merge.cuh"
+#include "sweep_inputs.cuh"
 
 #include "common/device_buffer.h"
 #include "common/device_limits.h"
@@ -30,58 +31,13 @@
 
 using namespace merge_sort;
 using namespace merge_sort::multiway;
+using namespace merge_sort::sweep;
 using namespace pmpp;
 
 namespace {
 
 using Cfg = fast::Config<256, 1024, 17, 5, 2>;  // the shipped shape for 4-byte keys
 constexpr std::size_t kTile = Cfg::kSortTile;  // 17,408
-
-__device__ unsigned long long mix(unsigned long long x) {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    return x ^ (x >> 33);
-}
-
-__global__ void fill_random(std::uint32_t* keys, std::size_t n, unsigned long long seed, std::uint32_t distinct) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        const auto key = static_cast<std::uint32_t>(mix(seed + i) >> 32);
-        keys[i] = distinct ? key % distinct : key;
-    }
-}
-
-TimingOptions timing() {
-    TimingOptions t;
-    t.warmup = 2;
-    t.repeats = 10;
-    return t;
-}
-
-// std::sort in chunks on every core, then rounds of pairwise merges.
-std::vector<std::uint32_t> host_sorted(std::vector<std::uint32_t> v) {
-    const std::size_t n = v.size();
-    const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-    std::vector<std::size_t> bounds;
-    for (unsigned c = 0; c <= threads; ++c) bounds.push_back(n * c / threads);
-    std::vector<std::thread> pool;
-    for (unsigned c = 0; c < threads; ++c)
-        pool.emplace_back([&, c] { std::sort(v.begin() + bounds[c], v.begin() + bounds[c + 1]); });
-    for (auto& t : pool) t.join();
-    for (std::size_t step = 1; step < threads; step *= 2) {
-        pool.clear();
-        for (std::size_t c = 0; c + step < threads; c += 2 * step) {
-            const std::size_t lo = bounds[c], mid = bounds[c + step],
-                              hi = bounds[std::min<std::size_t>(c + 2 * step, threads)];
-            pool.emplace_back(
-                [&v, lo, mid, hi] { std::inplace_merge(v.begin() + lo, v.begin() + mid, v.begin() + hi); });
-        }
-        for (auto& t : pool) t.join();
-    }
-    return v;
-}
 
 struct Buffers {
     std::size_t n;
@@ -114,12 +70,6 @@ struct Buffers {
         return most + 2;
     }
 };
-
-const char* verdict(const std::vector<std::uint32_t>& want, const std::uint32_t* d_result, std::size_t n) {
-    std::vector<std::uint32_t> got(n);
-    PMPP_CUDA_CHECK(cudaMemcpy(got.data(), d_result, n * 4, cudaMemcpyDeviceToHost));
-    return got == want ? "ok" : "WRONG";
-}
 
 std::size_t resident_threads() {
     const DeviceLimits& l = device_limits();

@@ -1,6 +1,6 @@
 // common/primitives/async_copy.cuh: copies from global to shared memory that do not hold the
 // thread up (cp.async, sm_80 and newer), for kernels that load their next tile while they work
-// on the current one (02's persistent scan, its tune/ sweeps).
+// on the current one (02's persistent scan, its tune/ sweeps; 07's persistent merge sweep).
 //
 // A thread issues copies, closes them into a group (commit_copies), and later waits until all
 // but its newest N groups have landed (wait_for_copies<N>). The wait covers this thread's own
@@ -21,6 +21,21 @@ __device__ __forceinline__ void copy_16_bytes_async(uint4* dst, const void* src)
 #else
     *dst = *static_cast<const uint4*>(src);
 #endif
+}
+
+// One element of 4 or 8 bytes (aligned to its size) from `src` (global) to `dst` (shared): for
+// tiles whose pieces start at any element, as 07's merge pass loads them. Other sizes go through
+// a register.
+template <class T>
+__device__ __forceinline__ void copy_element_async(T* dst, const T* src) {
+#if __CUDA_ARCH__ >= 800
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+        const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(src), "n"(sizeof(T)) : "memory");
+        return;
+    }
+#endif
+    *dst = *src;
 }
 
 // Closes this thread's copies issued since the last call into one group (an empty group when

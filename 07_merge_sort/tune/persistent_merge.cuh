@@ -98,8 +98,12 @@ __device__ __forceinline__ auto tile_pieces(const Layout& runs, std::size_t t, T
     const std::size_t i1 = d1 == pair.na + pair.nb ? pair.na : sp.next;
     using Key = std::remove_cv_t<std::remove_pointer_t<decltype(pair.a)>>;
     using Value = std::remove_cv_t<std::remove_pointer_t<decltype(pair.av)>>;
-    return TilePieces<Key, Value>{pair.a + i0,           pair.b + (d0 - i0), offset(pair.av, i0), offset(pair.bv, d0 - i0),
-                                  static_cast<int>(i1 - i0), static_cast<int>(d1 - d0)};
+    return TilePieces<Key, Value>{pair.a + i0,
+                                  pair.b + (d0 - i0),
+                                  offset(pair.av, i0),
+                                  offset(pair.bv, d0 - i0),
+                                  static_cast<int>(i1 - i0),
+                                  static_cast<int>(d1 - d0)};
 }
 
 // Starts copying merge tile t (its pieces of A, then of B) into a stage, as one group of copies
@@ -301,8 +305,8 @@ template <class S, class Exec, class Layout, class Key, class Value, class Less>
 void merge_tiles(const Layout& runs, std::size_t tiles, const std::size_t* splits, Key* out, Value* out_values,
                  Less less) {
     const std::size_t grid = resident_grid<S, Key, Value, Layout, Less>(tiles);
-    Exec::launch(merge_kernel<S, Layout, Key, Value, Less>(), grid, S::kThreads,
-                 S::template shared_bytes<Key, Value>(), runs, tiles, splits, out, out_values, less);
+    Exec::launch(merge_kernel<S, Layout, Key, Value, Less>(), grid, S::kThreads, S::template shared_bytes<Key, Value>(),
+                 runs, tiles, splits, out, out_values, less);
 }
 
 // One pass: the shipped partition, then the persistent merge (both with programmatic dependent

@@ -24,7 +24,8 @@ __device__ inline unsigned long long mix(unsigned long long x) {
 }
 
 // (static: each sweep that includes this is one binary)
-static __global__ void fill_random(std::uint32_t* keys, std::size_t n, unsigned long long seed, std::uint32_t distinct) {
+static __global__ void fill_random(std::uint32_t* keys, std::size_t n, unsigned long long seed,
+                                   std::uint32_t distinct) {
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
         const auto key = static_cast<std::uint32_t>(mix(seed + i) >> 32);

@@ -35,7 +35,7 @@ namespace {
 
 using Cfg = fast::Config<256, 1024, 17, 5, 2>;  // the shipped shape for 4-byte keys
 constexpr std::size_t kTile = Cfg::kSortTile;  // 17,408
-using Exec = fast::OverlappingExecutor;        // sm_90: the shipped sort's launches
+using Exec = fast::OverlappingExecutor;  // sm_90: the shipped sort's launches
 
 // The persistent shapes swept: threads x items (a merge tile must divide 2 x 17,408), stages,
 // blocks per SM that the registers must allow (shared memory decides the rest).
@@ -96,15 +96,15 @@ const char* shape_name() {
 }
 
 template <class S>
-void time_passes(Buffers& b, std::size_t n, L2Flusher& flusher, const std::vector<std::uint32_t>& want,
-                 double copy_gbs, double tile_ms, double cub_ms) {
+void time_passes(Buffers& b, std::size_t n, L2Flusher& flusher, const std::vector<std::uint32_t>& want, double copy_gbs,
+                 double tile_ms, double cub_ms) {
     const int passes = merge_passes(n, kTile);
     std::uint32_t* result = nullptr;
     const Stats s = time_device(timing(), &flusher, [&] { result = passes_from_tiles<S>(b, n); });
     const char* name = "shipped 256x17, one tile a block (PDL)";
     if constexpr (!std::is_same_v<S, Cfg>) name = shape_name<S>();
-    std::printf("  %-44s %2d passes %9.4f ms (p10-p90 %.1f%%)  %.3f of copy  %s; + tile sort = %.3f x CUB\n", name, passes,
-                s.median, 100 * s.spread(), gigabytes_per_second(8.0 * n * passes, s.median) / copy_gbs,
+    std::printf("  %-44s %2d passes %9.4f ms (p10-p90 %.1f%%)  %.3f of copy  %s; + tile sort = %.3f x CUB\n", name,
+                passes, s.median, 100 * s.spread(), gigabytes_per_second(8.0 * n * passes, s.median) / copy_gbs,
                 verdict(want, result, n), (s.median + tile_ms) / cub_ms);
 }
 

@@ -68,15 +68,23 @@ std::string head(const std::string& output) {
 
 }  // namespace
 
-TEST(ReadmeHints, EachHintIsWhatTheCheckPrintsForItsMistake) {
+// One test per hint, so that the suite's shards share them out: through the check up to width 333
+// a wrong renderer takes about 30 s on an H200, twelve of them 6 minutes in one test.
+class EveryReadmeHint : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(EveryReadmeHint, IsWhatTheCheckPrintsForItsMistake) {
     PMPP_REQUIRE_GPU();
-    for (const HintedMistake& h : hinted_mistakes()) {
-        const std::string output = check_output_of(h.render);
-        EXPECT_TRUE(pmpp::shows_symptom(output, h.symptom))
-            << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
-            << head(output);
-    }
+    const HintedMistake& h = hinted_mistakes().at(GetParam());
+    const std::string output = check_output_of(h.render);
+    EXPECT_TRUE(pmpp::shows_symptom(output, h.symptom))
+        << "\"" << h.symptom << "\" is not what the check prints for " << h.mistake << ":\n"
+        << head(output);
 }
+
+INSTANTIATE_TEST_SUITE_P(ReadmeHints, EveryReadmeHint, ::testing::Range<std::size_t>(0, hinted_mistakes().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                             return hinted_mistakes().at(info.param).mistake;
+                         });
 
 TEST(ReadmeHints, TheReadmeQuotesExactlyTheTestedSymptoms) {
     pmpp::testing::expect_readme_quotes_the_symptoms_of(hinted_mistakes());

@@ -96,11 +96,13 @@ PMPP_HD K decode(u32 bits, u32 flip) {
         return bits;
 }
 
-// One comparator on registers: forward puts the smaller bit pattern first.
+// One comparator on registers: the smaller bit pattern first. Every comparator of the network
+// runs this way; a block that sorts backward holds its keys complemented (below), so a keys-only
+// comparator is a min and a max, with no direction to select between them.
 template <bool kValues>
-PMPP_HD void order_pair(u32& a, u32& b, u32& value_a, u32& value_b, bool forward) {
+PMPP_HD void order_pair(u32& a, u32& b, u32& value_a, u32& value_b) {
     if constexpr (kValues) {
-        const bool swap = forward ? b < a : a < b;
+        const bool swap = b < a;  // a tie never swaps
         const u32 x = a, y = b, vx = value_a, vy = value_b;
         a = swap ? y : x;
         b = swap ? x : y;
@@ -108,10 +110,19 @@ PMPP_HD void order_pair(u32& a, u32& b, u32& value_a, u32& value_b, bool forward
         value_b = swap ? vx : vy;
     } else {
         const u32 lo = a < b ? a : b, hi = a < b ? b : a;
-        a = forward ? lo : hi;
-        b = forward ? hi : lo;
+        a = lo;
+        b = hi;
     }
 }
+
+// The direction as bits: a block of the network that sorts backward holds ~key instead of key.
+// Complementing is an order reversal (x < y exactly when ~y < ~x), so sorting the complemented
+// keys forward puts the keys where the backward comparators would, ties included, and a pass
+// complements a key when it enters a block of the other direction and when it leaves the
+// network. Where the direction is one per block or thread (a tile merge, a long pass) that is
+// one XOR at the load and one at the store; in the tile sort, one per element a stage. Before,
+// every comparator chose between min and max by its direction: 4 instructions instead of 2.
+PMPP_HD constexpr u32 direction_bits(bool forward) { return forward ? 0u : ~0u; }
 
 // ---- The tile: which thread holds which element ----------------------------------------------
 
@@ -240,20 +251,30 @@ PMPP_HD void change_window(Block& block) {
     }
 }
 
-// The step of stride 2^kBit, inside window kWindow: pairs of registers. forward(index) gives
-// the direction of the pair whose lower element has tile index `index`.
+// The step of stride 2^kBit, inside window kWindow: pairs of registers, all forward (the keys of
+// backward blocks are complemented: direction_bits).
 #pragma nv_exec_check_disable
-template <class Shape, bool kValues, int kWindow, int kBit, class Block, class Forward>
-PMPP_HD void exchange_in_registers(Block& block, Forward forward) {
+template <class Shape, bool kValues, int kWindow, int kBit, class Block>
+PMPP_HD void exchange_in_registers(Block& block) {
     static_assert(kWindow <= kBit && kBit < kWindow + Shape::kLogItems, "the stride must be a register bit");
     constexpr int kPartner = 1 << (kBit - kWindow);
-    block.for_each_thread([&](u32 t, auto& regs) {
+    block.for_each_thread([&](u32, auto& regs) {
         BITONIC_UNROLL
         for (int r = 0; r < Shape::kItems; ++r) {
             if (r & kPartner) continue;
             order_pair<kValues>(regs.key[r], regs.key[r | kPartner], regs.value[kValues ? r : 0],
-                                regs.value[kValues ? (r | kPartner) : 0], forward(Shape::index(t, r, kWindow)));
+                                regs.value[kValues ? (r | kPartner) : 0]);
         }
+    });
+}
+
+// Every key the block holds in window kWindow XORed with bits(tile index): a change of direction.
+#pragma nv_exec_check_disable
+template <class Shape, int kWindow, class Block, class Bits>
+PMPP_HD void complement_where(Block& block, Bits bits) {
+    block.for_each_thread([&](u32 t, auto& regs) {
+        BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) regs.key[r] ^= bits(Shape::index(t, r, kWindow));
     });
 }
 
@@ -263,9 +284,17 @@ template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
     const u32 base = block.tile * Shape::kTile;
     const u32 last = n - 1;
+    // Stage kStage's direction bits of the element at tile index i (0 before the first stage).
+    const auto stage_bits = [&](int stage, u32 i) {
+        return stage == 0 ? 0u : direction_bits(((((base | i) ^ last) >> stage) & 1u) == 0);
+    };
     load_tile<Shape, kValues>(block, keys, values, n, flip, true);
     static_for<1, Shape::kLogTile + 1>([&](auto stage) {  // k = 2^kStage
         constexpr int kStage = decltype(stage)::value;
+        // The keys enter this stage's blocks: complemented where its direction differs from the
+        // previous stage's, in the window they are held in (the linear one after the load).
+        constexpr int kHeld = kStage == 1 ? Shape::kLinearWindow : Shape::window_of(0);
+        complement_where<Shape, kHeld>(block, [&](u32 i) { return stage_bits(kStage - 1, i) ^ stage_bits(kStage, i); });
         static_for<0, kStage>([&](auto step) {  // j = 2^kBit, from k/2 down to 1
             constexpr int kBit = kStage - 1 - decltype(step)::value;
             constexpr int kWindow = Shape::window_of(kBit);
@@ -273,10 +302,10 @@ PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool
                                       : kStage == 1     ? Shape::kLinearWindow
                                                         : Shape::window_of(0);
             change_window<Shape, kValues, kPrevious, kWindow>(block);
-            exchange_in_registers<Shape, kValues, kWindow, kBit>(
-                block, [&](u32 index) { return ((((base | index) ^ last) >> kStage) & 1u) == 0; });
+            exchange_in_registers<Shape, kValues, kWindow, kBit>(block);
         });
     });
+    complement_where<Shape, Shape::window_of(0)>(block, [&](u32 i) { return stage_bits(Shape::kLogTile, i); });
     change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
     store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
 }
@@ -285,15 +314,17 @@ PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void merge_tile(Block& block, K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass) {
-    const bool forward = (((block.tile * Shape::kTile) ^ (n - 1)) & k) == 0;
+    const u32 direction = direction_bits((((block.tile * Shape::kTile) ^ (n - 1)) & k) == 0);
     load_tile<Shape, kValues>(block, keys, values, n, flip, false);
+    complement_where<Shape, Shape::kLinearWindow>(block, [&](u32) { return direction; });
     static_for<0, Shape::kLogTile>([&](auto step) {
         constexpr int kBit = Shape::kLogTile - 1 - decltype(step)::value;
         constexpr int kWindow = Shape::window_of(kBit);
         constexpr int kPrevious = kBit + 1 < Shape::kLogTile ? Shape::window_of(kBit + 1) : Shape::kLinearWindow;
         change_window<Shape, kValues, kPrevious, kWindow>(block);
-        exchange_in_registers<Shape, kValues, kWindow, kBit>(block, [&](u32) { return forward; });
+        exchange_in_registers<Shape, kValues, kWindow, kBit>(block);
     });
+    complement_where<Shape, Shape::window_of(0)>(block, [&](u32) { return direction; });
     change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
     store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
 }
@@ -320,7 +351,7 @@ template <int kLogItems, bool kValues, class K>
 PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int low_bit) {
     constexpr int kItems = 1 << kLogItems;
     const u32 first = global_pass_first(t, low_bit, kLogItems);
-    const bool forward = ((first ^ (n - 1)) & k) == 0;
+    const u32 direction = direction_bits(((first ^ (n - 1)) & k) == 0);  // complemented if backward
     const u32 left = n - first;  // first < n for every thread launched
     K* const thread_keys = keys + first;
     u32* const thread_values = kValues ? values + first : nullptr;
@@ -329,7 +360,7 @@ PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int l
     BITONIC_UNROLL
     for (int r = 0; r < kItems; ++r) {
         const u32 offset = static_cast<u32>(r) << low_bit;
-        key[r] = offset < left ? bits_of(thread_keys[offset]) : kPadding;
+        key[r] = (offset < left ? bits_of(thread_keys[offset]) : kPadding) ^ direction;
         if constexpr (kValues) value[r] = offset < left ? thread_values[offset] : 0u;
     }
     BITONIC_UNROLL
@@ -338,14 +369,14 @@ PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int l
         for (int r = 0; r < kItems; ++r) {
             if ((r >> bit) & 1) continue;
             const int partner = r | (1 << bit);
-            order_pair<kValues>(key[r], key[partner], value[kValues ? r : 0], value[kValues ? partner : 0], forward);
+            order_pair<kValues>(key[r], key[partner], value[kValues ? r : 0], value[kValues ? partner : 0]);
         }
     }
     BITONIC_UNROLL
     for (int r = 0; r < kItems; ++r) {
         const u32 offset = static_cast<u32>(r) << low_bit;
         if (offset < left) {
-            thread_keys[offset] = key_from_bits<K>(key[r]);
+            thread_keys[offset] = key_from_bits<K>(key[r] ^ direction);
             if constexpr (kValues) thread_values[offset] = value[r];
         }
     }

@@ -13,6 +13,7 @@
 // merge, the persistent one). Every result is compared with the host's sort.
 #include "../merge_sort_4_fast.cuh"
 #include "persistent_merge.cuh"
+#include "self_partition_merge.cuh"
 #include "sweep_inputs.cuh"
 
 #include "common/device_buffer.h"
@@ -22,6 +23,7 @@
 #include <cub/cub.cuh>
 
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 using namespace merge_sort;
@@ -47,6 +49,25 @@ using W128x3 = persistent::Shape<128, 17, 3, 6, persistent::Copy::kWords>;
 using R256 = persistent::Shape<256, 17, 1, 4, persistent::Copy::kRegisters>;  // 2 x 17.4 KB; 64 registers
 using R256x5 = persistent::Shape<256, 17, 1, 5, persistent::Copy::kRegisters>;  // capped at 48 registers
 using R128 = persistent::Shape<128, 17, 1, 8, persistent::Copy::kRegisters>;  // 2 x 8.7 KB; 64 registers
+// No partition kernel (tune/self_partition_merge.cuh): each block searches its own splits.
+using T256 = self_partition::Shape<256, 17, 5, false>;  // one tile a block, as shipped
+using T128 = self_partition::Shape<128, 17, 10, false>;
+using Q256 = self_partition::Shape<256, 17, 4, true>;  // persistent, + a searching warp: 288 threads
+using Q128 = self_partition::Shape<128, 17, 7, true>;  // 160 threads
+
+template <class S>
+struct IsSelfPartitioned : std::false_type {};
+template <int T, int I, int B, bool P>
+struct IsSelfPartitioned<self_partition::Shape<T, I, B, P>> : std::true_type {};
+
+// One pass of shape S (persistent or self-partitioned) from `runs`.
+template <class S, class E, class Layout>
+void merge_pass(const Layout& runs, std::size_t* splits, std::uint32_t* out) {
+    if constexpr (IsSelfPartitioned<S>::value)
+        self_partition::merge_runs<S, E>(runs, splits, out, static_cast<NoValues*>(nullptr), KeyLess{});
+    else
+        persistent::merge_runs<S, E>(runs, splits, out, static_cast<NoValues*>(nullptr), KeyLess{});
+}
 
 struct Buffers {
     DeviceBuffer<std::uint32_t> in, tiles, buf0, buf1, out;
@@ -77,7 +98,7 @@ std::uint32_t* passes_from_tiles(Buffers& b, std::size_t n) {
         if constexpr (std::is_same_v<S, Cfg>)
             fast::merge_runs<Cfg, Exec>(runs, b.splits.data(), dst, no_out, KeyLess{});
         else
-            persistent::merge_runs<S, Exec>(runs, b.splits.data(), dst, no_out, KeyLess{});
+            merge_pass<S, Exec>(runs, b.splits.data(), dst);
         src = dst;
         dst = dst == b.buf0.data() ? b.buf1.data() : b.buf0.data();
     }
@@ -87,12 +108,19 @@ std::uint32_t* passes_from_tiles(Buffers& b, std::size_t n) {
 template <class S>
 const char* shape_name() {
     static char name[96];
-    const char* copy = S::kCopy == persistent::Copy::kElements ? "elements"
-                       : S::kCopy == persistent::Copy::kWords  ? "words"
-                                                               : "registers";
-    std::snprintf(name, sizeof name, "%-9s %3dx%d, %d stages, %d blocks/SM", copy, S::kThreads, S::kItems, S::kStages,
-                  persistent::blocks_per_sm<S, std::uint32_t, NoValues, Runs, KeyLess>());
-    return name;
+    if constexpr (IsSelfPartitioned<S>::value) {
+        std::snprintf(name, sizeof name, "self-split %s %3dx%d%s, %d blocks/SM",
+                      S::kPersistent ? "persistent" : "1 tile/blk", S::kThreads, S::kItems, S::kPersistent ? "+32" : "",
+                      self_partition::blocks_per_sm<S, std::uint32_t, NoValues, Runs, KeyLess>());
+        return name;
+    } else {
+        const char* copy = S::kCopy == persistent::Copy::kElements ? "elements"
+                           : S::kCopy == persistent::Copy::kWords  ? "words"
+                                                                   : "registers";
+        std::snprintf(name, sizeof name, "%-9s %3dx%d, %d stages, %d blocks/SM", copy, S::kThreads, S::kItems,
+                      S::kStages, persistent::blocks_per_sm<S, std::uint32_t, NoValues, Runs, KeyLess>());
+        return name;
+    }
 }
 
 template <class S>
@@ -116,7 +144,12 @@ void time_whole_sort(Buffers& b, std::size_t n, L2Flusher& flusher, const std::v
     args.keys_out = b.out.data();
     args.keys_scratch = b.buf0.data();
     args.splits = b.splits.data();
-    const Stats s = time_device(timing(), &flusher, [&] { persistent::sort_with<Cfg, S, Exec>(args, n, KeyLess{}); });
+    const Stats s = time_device(timing(), &flusher, [&] {
+        if constexpr (IsSelfPartitioned<S>::value)
+            self_partition::sort_with<Cfg, S, Exec>(args, n, KeyLess{});
+        else
+            persistent::sort_with<Cfg, S, Exec>(args, n, KeyLess{});
+    });
     std::printf("  whole sort, %-40s %9.4f ms (p10-p90 %.1f%%) = %.3f x CUB  %s\n", shape_name<S>(), s.median,
                 100 * s.spread(), s.median / cub_ms, verdict(want, b.out.data(), n));
 }
@@ -148,14 +181,23 @@ void breakdown(Buffers& b, std::size_t n, L2Flusher& flusher) {
                     part.median, shipped.median, 8.0 * n / (shipped.median * 1e6));
         const auto persistent_merge = [&](auto shape) {
             using S = decltype(shape);
-            const std::size_t t = (n + S::kTile - 1) / S::kTile;
-            fast::DeviceExecutor::partition(runs, S::kTile, t, b.splits.data(), KeyLess{});
-            const Stats m = time_device(timing(), &flusher, [&] {
-                persistent::merge_tiles<S, fast::DeviceExecutor>(runs, t, b.splits.data(), b.out.data(),
-                                                                 static_cast<NoValues*>(nullptr), KeyLess{});
-            });
-            std::printf(", %c%dx%d/%d %.4f", "ewr"[static_cast<int>(S::kCopy)], S::kThreads, S::kItems, S::kStages,
-                        m.median);
+            if constexpr (IsSelfPartitioned<S>::value) {  // no splits: the search is in the time
+                const Stats m = time_device(timing(), &flusher, [&] {
+                    self_partition::merge_runs<S, fast::DeviceExecutor>(runs, b.splits.data(), b.out.data(),
+                                                                        static_cast<NoValues*>(nullptr), KeyLess{});
+                });
+                std::printf(", %c%dx%d %.4f", S::kPersistent ? 'q' : 't', S::kThreads, S::kItems, m.median);
+                return;
+            } else {
+                const std::size_t t = (n + S::kTile - 1) / S::kTile;
+                fast::DeviceExecutor::partition(runs, S::kTile, t, b.splits.data(), KeyLess{});
+                const Stats m = time_device(timing(), &flusher, [&] {
+                    persistent::merge_tiles<S, fast::DeviceExecutor>(runs, t, b.splits.data(), b.out.data(),
+                                                                     static_cast<NoValues*>(nullptr), KeyLess{});
+                });
+                std::printf(", %c%dx%d/%d %.4f", "ewr"[static_cast<int>(S::kCopy)], S::kThreads, S::kItems, S::kStages,
+                            m.median);
+            }
         };
         (persistent_merge(Shapes{}), ...);
         std::printf("\n");
@@ -202,10 +244,18 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
     time_passes<R256>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
     time_passes<R256x5>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
     time_passes<R128>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
+    time_passes<T256>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
+    time_passes<T128>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
+    time_passes<Q256>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
+    time_passes<Q128>(b, n, flusher, want, copy_gbs, tiles.median, cub.median);
     time_whole_sort<P128x3>(b, n, flusher, want, cub.median);
     time_whole_sort<W256x2>(b, n, flusher, want, cub.median);
     time_whole_sort<R256>(b, n, flusher, want, cub.median);
-    if (detail) breakdown<P256x2, P128x3, W256x2, W128x3, R256, R256x5, R128>(b, n, flusher);
+    time_whole_sort<T256>(b, n, flusher, want, cub.median);
+    time_whole_sort<T128>(b, n, flusher, want, cub.median);
+    time_whole_sort<Q256>(b, n, flusher, want, cub.median);
+    time_whole_sort<Q128>(b, n, flusher, want, cub.median);
+    if (detail) breakdown<W256x2, W128x3, R256, T256, T128, Q256, Q128>(b, n, flusher);
 }
 
 // The merge of two sorted halves of n (the shipped sort makes them).
@@ -242,8 +292,7 @@ void sweep_merge(Buffers& b, std::size_t n, L2Flusher& flusher, double copy_gbs)
     const auto persistent_merge = [&](auto shape) {
         using S = decltype(shape);
         report(shape_name<S>(), time_device(timing(), &flusher, [&] {
-                   persistent::merge_runs<S, Exec>(two_arrays(a, half, c, half), b.splits.data(), b.out.data(),
-                                                   static_cast<NoValues*>(nullptr), KeyLess{});
+                   merge_pass<S, Exec>(two_arrays(a, half, c, half), b.splits.data(), b.out.data());
                }));
     };
     persistent_merge(P256x2{});
@@ -253,6 +302,10 @@ void sweep_merge(Buffers& b, std::size_t n, L2Flusher& flusher, double copy_gbs)
     persistent_merge(R256{});
     persistent_merge(R256x5{});
     persistent_merge(R128{});
+    persistent_merge(T256{});
+    persistent_merge(T128{});
+    persistent_merge(Q256{});
+    persistent_merge(Q128{});
 }
 
 }  // namespace

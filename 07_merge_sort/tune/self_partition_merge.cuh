@@ -13,6 +13,9 @@
 //     one extra warp that searches the split two tiles ahead (32 lanes) while the block's other
 //     warps load, merge and store the current tile (their own barriers: bar.sync 1). A tile's end
 //     is the next tile's start, so one search a tile; only the block's first two are waited for.
+// Measured (H100, 2026-12-07; NOTES.md, "Merge passes that find their own splits"): faster than
+// the shipped passes below 2^22 (the sort at 0.75x CUB's time at 2^20, against 0.87), slower from
+// 2^24 on (1.00x against 0.94 at 2^24, 1.16x against 0.96 at 2^28): a block waits out its search.
 #pragma once
 
 #include "persistent_merge.cuh"

@@ -22,7 +22,9 @@ $(EXERCISES): common
 test-build-common: common
 	@$(MAKE) --no-print-directory -C common build/tests build/gpu_probe build/plot_results || { echo "make: building the tests of common/ failed" >&2; exit 1; }
 
-$(addprefix test-build-,$(EXERCISES)): test-build-%: common
+# After the folder's own `all` (its test-build builds that too): `make -j all test-build` would
+# otherwise run two makes in one folder at once, writing the same objects (a link then failed).
+$(addprefix test-build-,$(EXERCISES)): test-build-%: common %
 	@$(MAKE) --no-print-directory -C $* test-build || { echo "make: building the tests of $* failed" >&2; exit 1; }
 
 test-build: test-build-common $(addprefix test-build-,$(EXERCISES))

@@ -320,9 +320,11 @@ void merge_runs(const Layout& runs, std::size_t* splits, Key* out, Value* out_va
     merge_tiles<S, Exec>(runs, tiles, splits, out, out_values, less);
 }
 
-// The whole sort: the shipped tile sort (Cfg), then persistent passes.
-template <class Cfg, class S, class Exec, class Key, class Value, class Less>
-void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+// The whole sort: the shipped tile sort (Cfg), then merge_pass(runs, splits, keys, values) for
+// every pass (the tune/ passes of tile S: persistent here, self-partitioned in
+// self_partition_merge.cuh).
+template <class Cfg, class S, class Exec, class Key, class Value, class Less, class MergePass>
+void sort_with_passes(const SortArgs<Key, Value>& args, std::size_t n, Less less, MergePass merge_pass) {
     static_assert(S::kTile <= 2 * Cfg::kSortTile && (2 * Cfg::kSortTile) % S::kTile == 0,
                   "a merge tile must divide every pair of runs");
     if (n == 0) return;
@@ -333,8 +335,15 @@ void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     for (int pass = 1; pass <= passes; ++pass, width *= 2) {
         const SortedRuns<Key, Value> runs{dst.keys, dst.values, n, width};
         dst = pass_output(args, pass, passes);
-        merge_runs<S, Exec>(runs, args.splits, dst.keys, dst.values, less);
+        merge_pass(runs, args.splits, dst.keys, dst.values);
     }
+}
+
+template <class Cfg, class S, class Exec, class Key, class Value, class Less>
+void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+    sort_with_passes<Cfg, S, Exec>(args, n, less, [&](const auto& runs, std::size_t* splits, Key* keys, Value* values) {
+        merge_runs<S, Exec>(runs, splits, keys, values, less);
+    });
 }
 
 }  // namespace

@@ -190,18 +190,10 @@ void merge_runs(const Layout& runs, std::size_t* /*splits*/, Key* out, Value* ou
 // The whole sort: the shipped tile sort (Cfg), then these passes.
 template <class Cfg, class S, class Exec, class Key, class Value, class Less>
 void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
-    static_assert(S::kTile <= 2 * Cfg::kSortTile && (2 * Cfg::kSortTile) % S::kTile == 0,
-                  "a merge tile must divide every pair of runs");
-    if (n == 0) return;
-    const int passes = merge_passes(n, Cfg::kSortTile);
-    PassOutput<Key, Value> dst = pass_output(args, 0, passes);
-    Exec::template sort_tiles<Cfg>(args.keys_in, args.values_in, dst.keys, dst.values, n, less);
-    std::size_t width = Cfg::kSortTile;
-    for (int pass = 1; pass <= passes; ++pass, width *= 2) {
-        const SortedRuns<Key, Value> runs{dst.keys, dst.values, n, width};
-        dst = pass_output(args, pass, passes);
-        merge_runs<S, Exec>(runs, args.splits, dst.keys, dst.values, less);
-    }
+    persistent::sort_with_passes<Cfg, S, Exec>(args, n, less,
+                                               [&](const auto& runs, std::size_t* splits, Key* keys, Value* values) {
+                                                   merge_runs<S, Exec>(runs, splits, keys, values, less);
+                                               });
 }
 
 }  // namespace

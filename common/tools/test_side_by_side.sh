@@ -25,6 +25,9 @@ shards=${3:-8}
 logs=${LOGS:-build/test-logs/$pass}
 mkdir -p "$logs"
 rm -f "$logs"/*.log
+tally=$logs/tally
+: >"$tally"
+export tally
 
 alone='*Memory*:Timing*:Time*'
 excluded=''
@@ -44,11 +47,13 @@ for d in [0-9][0-9]_*; do  # an exercise not in the list above still runs
     case " ${bins[*]} " in *" $d/build/tests "*) ;; *) [ -x "$d/build/tests" ] && bins+=("$d/build/tests") ;; esac
 done
 
-# run_one BINARY SHARD SHARDS FILTER LOG: one process; its counts line, or a crash, in the log.
+# run_one BINARY SHARD SHARDS FILTER LOG: one process through common/run_tests.sh (its counts,
+# or a crash counted as a failure, go to $tally as make test's do); its output and time in LOG.
 run_one() {
     local bin=$1 shard=$2 total=$3 filter=$4 log=$5 t0 rc
     t0=$(date +%s)
-    GTEST_TOTAL_SHARDS=$total GTEST_SHARD_INDEX=$shard GTEST_FILTER=$filter "$bin" --gtest_color=no >"$log" 2>&1
+    GTEST_TOTAL_SHARDS=$total GTEST_SHARD_INDEX=$shard GTEST_FILTER=$filter PMPP_TEST_TALLY=$tally \
+        bash common/run_tests.sh "$bin" >"$log" 2>&1
     rc=$?
     echo "PMPP_SHARD_EXIT status=$rc seconds=$(($(date +%s) - t0))" >>"$log"
 }
@@ -70,28 +75,17 @@ for bin in "${bins[@]}"; do
 done
 echo "alone: $((($(date +%s) - t1))) s"
 
-passed=0 failed=0 skipped=0 rc=0
+rc=0
 for log in "$logs"/*.log; do
-    counts=$(grep -E '^PMPP_TEST_COUNTS ' "$log" | tail -n 1)
-    status=$(sed -nE 's/^PMPP_SHARD_EXIT status=([0-9]+).*/\1/p' "$log")
-    if [ -z "$counts" ]; then
-        echo "$log: stopped before reporting (exit status ${status:-?}): counted as 1 failure"
-        failed=$((failed + 1)) rc=1
-        continue
-    fi
-    p=$(sed -E 's/.*passed=([0-9]+).*/\1/' <<<"$counts")
-    f=$(sed -E 's/.*failed=([0-9]+).*/\1/' <<<"$counts")
-    s=$(sed -E 's/.*skipped=([0-9]+).*/\1/' <<<"$counts")
-    passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-    if [ "$f" -ne 0 ] || [ "${status:-1}" -ne 0 ]; then
+    if ! grep -q '^PMPP_SHARD_EXIT status=0 ' "$log"; then
         rc=1
-        echo "$log: $f failed (exit status ${status:-?}):"
-        grep -E '^\[  FAILED  \]' "$log" | sort -u | sed 's/^/  /'
+        echo "$log:"
+        grep -E '^\[  FAILED  \]|^run_tests: ' "$log" | sort -u | sed 's/^/  /'
     fi
-    [ "$s" -ne 0 ] && grep -E '^\[  SKIPPED \]' "$log" | sort -u | sed "s|^|  $log: |"
+    grep -E '^\[  SKIPPED \]' "$log" | sort -u | sed "s|^|  $log: |"
 done
 echo "the longest shards:"
 grep -H '^PMPP_SHARD_EXIT' "$logs"/*.log | sed -E 's/.*\/([^/]+\.log):.*seconds=([0-9]+)/\2 \1/' | sort -rn | head -5 |
     sed 's/^/  /'
-echo "$pass: $passed passed, $failed failed, $skipped skipped"
+awk -v pass="$pass" '{p += $1; f += $2; s += $3} END {printf "%s: %d passed, %d failed, %d skipped\n", pass, p, f, s}' "$tally"
 exit $rc

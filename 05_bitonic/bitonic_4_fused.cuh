@@ -278,17 +278,20 @@ PMPP_HD void complement_where(Block& block, Bits bits) {
     });
 }
 
-// Pass 1: every stage k = 2 ... kTile of the network on each tile (all of its steps).
+// Pass 1: every stage k = 2 ... kTile of the network on each tile (all of its steps). It reads
+// keys_in and writes keys_out (the same array here; 07's network tile sort reads one and writes
+// another: a tile alone, tile 0 of an array of its own length, is sorted ascending).
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, class K, class Block>
-PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
+PMPP_HD void sort_tile(Block& block, const K* keys_in, const u32* values_in, K* keys_out, u32* values_out, u32 n,
+                       u32 flip, bool last_pass) {
     const u32 base = block.tile * Shape::kTile;
     const u32 last = n - 1;
     // Stage kStage's direction bits of the element at tile index i (0 before the first stage).
     const auto stage_bits = [&](int stage, u32 i) {
         return stage == 0 ? 0u : direction_bits(((((base | i) ^ last) >> stage) & 1u) == 0);
     };
-    load_tile<Shape, kValues>(block, keys, values, n, flip, true);
+    load_tile<Shape, kValues>(block, keys_in, values_in, n, flip, true);
     static_for<1, Shape::kLogTile + 1>([&](auto stage) {  // k = 2^kStage
         constexpr int kStage = decltype(stage)::value;
         // The keys enter this stage's blocks: complemented where its direction differs from the
@@ -307,7 +310,7 @@ PMPP_HD void sort_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, bool
     });
     complement_where<Shape, Shape::window_of(0)>(block, [&](u32 i) { return stage_bits(Shape::kLogTile, i); });
     change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
-    store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
+    store_tile<Shape, kValues>(block, keys_out, values_out, n, flip, last_pass);
 }
 
 // The steps j = kTile/2 ... 1 of a stage k > kTile on each tile: one direction per tile.
@@ -433,7 +436,7 @@ __global__ void __launch_bounds__(Shape::kThreads)
     sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
     extern __shared__ u32 shared_words[];
     GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, blockIdx.x};
-    sort_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
+    sort_tile<Shape, kValues>(block, keys, values, keys, values, n, flip, last_pass);
 }
 
 template <class Shape, bool kValues, class K>

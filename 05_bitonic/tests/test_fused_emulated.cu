@@ -63,7 +63,7 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
             HostBlock<Shape, kValues> block;
             block.tile = tile;
             if (pass.kind == Pass::Kind::SortTiles)
-                sort_tile<Shape, kValues>(block, keys, values, n32, flip, pass.last);
+                sort_tile<Shape, kValues>(block, keys, values, keys, values, n32, flip, pass.last);
             else
                 merge_tile<Shape, kValues>(block, keys, values, n32, pass.k, flip, pass.last);
         }

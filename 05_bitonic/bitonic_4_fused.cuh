@@ -27,6 +27,7 @@
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
 #include "common/keys.h"
+#include "common/primitives/dependent_launch.cuh"
 
 #include <algorithm>
 #include <cstring>
@@ -45,6 +46,7 @@
 namespace bitonic::fused {
 
 using u32 = std::uint32_t;
+using u64 = std::uint64_t;
 
 // ---- Keys as ordered bits ---------------------------------------------------------------------
 
@@ -394,26 +396,68 @@ struct Pass {
     int low_bit = 0;  // GlobalStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
     int log_items = 0;
     bool last = false;  // the last pass decodes the keys
+    // The elements [begin, end) the pass covers: the whole array, or one chunk (below).
+    u32 begin = 0;
+    u32 end = 0;
 };
 
 // One SortTiles; then for each stage longer than a tile, its long strides from the top in
 // groups of at most max_log_items, and one MergeTiles for the strides below the tile.
-inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items) {
+//
+// Chunks (log_chunk < log2 of the padded length): the stages up to 2^log_chunk compare elements
+// only inside aligned chunks of 2^log_chunk, so one chunk can go through all of them before the
+// next starts. A chunk that fits the L2 cache is then read from DRAM once and written once for
+// those stages, its other passes hitting L2; only the stages above the chunk pass over the whole
+// array. The network and its comparators are the same; only the order of independent work
+// changes. log_chunk >= log_tile.
+inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, int log_chunk = 31) {
     std::vector<Pass> passes;
     if (n < 2) return passes;
     const int log_n = log2_exact(padded_length(n));
-    passes.push_back({Pass::Kind::SortTiles});
-    for (int s = log_tile + 1; s <= log_n; ++s) {
+    const u32 n32 = static_cast<u32>(n);
+    const auto add_stage = [&](int s, u32 begin, u32 end) {
         const u32 k = 1u << s;
         for (int top = s - 1; top >= log_tile;) {
             const int count = std::min(max_log_items, top - log_tile + 1);
-            passes.push_back({Pass::Kind::GlobalStrides, k, top - count + 1, count});
+            passes.push_back({Pass::Kind::GlobalStrides, k, top - count + 1, count, false, begin, end});
             top -= count;
         }
-        passes.push_back({Pass::Kind::MergeTiles, k});
+        passes.push_back({Pass::Kind::MergeTiles, k, 0, 0, false, begin, end});
+    };
+    const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
+    const u64 chunk = u64{1} << chunk_stages;
+    for (u64 begin = 0; begin < n32; begin += chunk) {
+        const u32 end = static_cast<u32>(std::min<u64>(n32, begin + chunk));
+        passes.push_back({Pass::Kind::SortTiles, 0, 0, 0, false, static_cast<u32>(begin), end});
+        for (int s = log_tile + 1; s <= chunk_stages; ++s) add_stage(s, static_cast<u32>(begin), end);
     }
+    for (int s = chunk_stages + 1; s <= log_n; ++s) add_stage(s, 0, n32);
     passes.back().last = true;
     return passes;
+}
+
+// The tiles [first, last) a tile pass covers, and the threads [first, last) of a long pass (a
+// chunk starts on a multiple of 2^(low_bit + log_items), so its threads are consecutive).
+struct Range {
+    u32 first = 0, last = 0;
+    u32 count() const { return last - first; }
+};
+inline Range tiles_of(const Pass& pass, u32 tile) {
+    return {pass.begin / tile, static_cast<u32>((u64{pass.end} + tile - 1) / tile)};
+}
+inline Range threads_of(const Pass& pass) {
+    return {global_pass_threads(pass.begin, pass.low_bit, pass.log_items),
+            global_pass_threads(pass.end, pass.low_bit, pass.log_items)};
+}
+
+// The chunk (log2 of its elements) whose passes stay in the L2 cache: at most l2_share of the L2
+// for the chunk's keys (and values); 31, no chunks, where even a tile would not fit.
+inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double l2_share, int log_tile) {
+    int log_chunk = log_tile;
+    while (log_chunk < 31 &&
+           static_cast<double>(element_bytes << (log_chunk + 1)) <= l2_share * static_cast<double>(l2_bytes))
+        ++log_chunk;
+    return static_cast<double>(element_bytes << log_tile) <= l2_share * static_cast<double>(l2_bytes) ? log_chunk : 31;
 }
 
 // ---- GPU kernels and launches -------------------------------------------------------------------
@@ -431,42 +475,51 @@ struct GpuBlock {
     __device__ __forceinline__ void sync() { __syncthreads(); }
 };
 
+// Every kernel waits for the one before it first (a no-op unless launched with dependent launch:
+// common/primitives/dependent_launch.cuh) and lets the next one launch after its stores. A tile
+// pass covers the tiles first_tile + blockIdx.x, a long pass the threads first_thread + ... .
 template <class Shape, bool kValues, class K>
 __global__ void __launch_bounds__(Shape::kThreads)
-    sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass) {
+    sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass, u32 first_tile) {
+    pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, blockIdx.x};
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     sort_tile<Shape, kValues>(block, keys, values, keys, values, n, flip, last_pass);
+    pmpp::let_next_kernel_launch();
 }
 
 template <class Shape, bool kValues, class K>
 __global__ void __launch_bounds__(Shape::kThreads)
-    merge_tiles_kernel(K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass) {
+    merge_tiles_kernel(K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass, u32 first_tile) {
+    pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, blockIdx.x};
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     merge_tile<Shape, kValues>(block, keys, values, n, k, flip, last_pass);
+    pmpp::let_next_kernel_launch();
 }
 
 constexpr int kGlobalThreads = 256;
 
 template <int kLogItems, bool kValues, class K>
 __global__ void __launch_bounds__(kGlobalThreads)
-    global_pass_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, u32 threads) {
+    global_pass_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, u32 first_thread, u32 threads) {
+    pmpp::wait_for_previous_kernel();
     const u32 t = blockIdx.x * kGlobalThreads + threadIdx.x;
-    if (t < threads) global_pass_thread<kLogItems, kValues>(t, keys, values, n, k, low_bit);
+    if (t < threads) global_pass_thread<kLogItems, kValues>(first_thread + t, keys, values, n, k, low_bit);
+    pmpp::let_next_kernel_launch();
 }
 
 template <int kLogItems, int kMaxLogItems, bool kValues, class K>
-void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n) {
+void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n, bool dependent) {
     if constexpr (kLogItems <= kMaxLogItems) {
         if (pass.log_items != kLogItems) {
-            launch_global_pass<kLogItems + 1, kMaxLogItems, kValues>(pass, keys, values, n);
+            launch_global_pass<kLogItems + 1, kMaxLogItems, kValues>(pass, keys, values, n, dependent);
             return;
         }
-        const u32 threads = global_pass_threads(n, pass.low_bit, kLogItems);
-        const u32 blocks = (threads + kGlobalThreads - 1) / kGlobalThreads;
-        global_pass_kernel<kLogItems, kValues>
-            <<<blocks, kGlobalThreads>>>(keys, values, n, pass.k, pass.low_bit, threads);
+        const Range threads = threads_of(pass);
+        const u32 blocks = (threads.count() + kGlobalThreads - 1) / kGlobalThreads;
+        pmpp::launch_kernel(dependent, global_pass_kernel<kLogItems, kValues, K>, blocks, kGlobalThreads, 0, keys,
+                            values, n, pass.k, pass.low_bit, threads.first, threads.count());
     } else {
         throw std::logic_error("bitonic fused: a pass over " + std::to_string(pass.log_items) + " strides");
     }
@@ -485,16 +538,23 @@ constexpr std::size_t tile_shared_bytes() {
     return std::size_t{Shape::kSharedWords} * sizeof(u32) * (kValues ? 2 : 1);
 }
 
+// How a sort runs besides its shape: chunks of 2^log_chunk elements go through the stages up to
+// their length one after another (31: no chunks; plan()); `dependent`: each kernel launched with
+// programmatic dependent launch (where dependent_launch_available()).
+struct Schedule {
+    int log_chunk = 31;
+    bool dependent = false;
+};
+
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
 // in the passes over long strides.
 template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
-void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
+void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule schedule = {}) {
     if (n < 2) return;
     if (n > kMaxSortLength)
         throw std::length_error("bitonic_sort_fused: n = " + std::to_string(n) + " exceeds 2^31 - 1");
     const u32 n32 = static_cast<u32>(n);
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
-    const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
     constexpr std::size_t shared_bytes = tile_shared_bytes<Shape, kValues>();
     static const bool shared_memory_allowed = [] {  // above 48 KiB a kernel must ask, once
         pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes,
@@ -504,23 +564,24 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order) {
         return true;
     }();
     (void)shared_memory_allowed;
+    const bool dependent = schedule.dependent && pmpp::dependent_launch_available();
     const std::size_t element_bytes = sizeof(K) + (kValues ? sizeof(u32) : 0);
-    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems)) {
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk)) {
+        const Range tiles = tiles_of(pass, Shape::kTile);
         switch (pass.kind) {
             case Pass::Kind::SortTiles:
-                sort_tiles_kernel<Shape, kValues>
-                    <<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, flip, pass.last);
+                pmpp::launch_kernel(dependent, sort_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, flip, pass.last, tiles.first);
                 break;
             case Pass::Kind::GlobalStrides:
-                launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32);
+                launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32, dependent);
                 break;
             case Pass::Kind::MergeTiles:
-                merge_tiles_kernel<Shape, kValues>
-                    <<<tiles, Shape::kThreads, shared_bytes>>>(keys, values, n32, pass.k, flip, pass.last);
+                pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, pass.k, flip, pass.last, tiles.first);
                 break;
         }
-        PMPP_CHECK_LAUNCH();
-        count_launch(n, element_bytes);
+        count_launch(pass.end - pass.begin, element_bytes);
     }
 }
 

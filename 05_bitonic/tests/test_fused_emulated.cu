@@ -42,24 +42,24 @@ struct HostBlock {
     }
 };
 
-// bitonic_sort_fused, emulated: the plan's passes, each over every tile or every thread.
+// bitonic_sort_fused, emulated: the plan's passes, each over the tiles or threads of its range.
 template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
-void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
+void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, int log_chunk) {
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     const u32 n32 = static_cast<u32>(n);
-    const u32 tiles = static_cast<u32>((n + Shape::kTile - 1) / Shape::kTile);
-    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems)) {
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, log_chunk)) {
         if (pass.kind == Pass::Kind::GlobalStrides) {
             static_for<1, kMaxLogGlobalItems + 1>([&](auto log_items) {
                 constexpr int kLogItems = decltype(log_items)::value;
                 if (pass.log_items != kLogItems) return;
-                const u32 threads = global_pass_threads(n32, pass.low_bit, kLogItems);
-                for (u32 t = 0; t < threads; ++t)
+                const Range threads = threads_of(pass);
+                for (u32 t = threads.first; t < threads.last; ++t)
                     global_pass_thread<kLogItems, kValues>(t, keys, values, n32, pass.k, pass.low_bit);
             });
             continue;
         }
-        for (u32 tile = 0; tile < tiles; ++tile) {
+        const Range tiles = tiles_of(pass, Shape::kTile);
+        for (u32 tile = tiles.first; tile < tiles.last; ++tile) {
             HostBlock<Shape, kValues> block;
             block.tile = tile;
             if (pass.kind == Pass::Kind::SortTiles)
@@ -70,15 +70,15 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order) {
     }
 }
 
-// emulate_fused as a host sort of any key type (values null for keys alone).
-template <class Shape, int kMaxLogGlobalItems>
+// emulate_fused as a host sort of any key type (values null for keys alone); LogChunk 31: no chunks.
+template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31>
 struct EmulatedFused {
     template <class K>
     void operator()(K* keys, u32* values, std::size_t n, SortOrder order) const {
         if (values != nullptr)
-            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order);
+            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order, kLogChunk);
         else
-            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order);
+            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order, kLogChunk);
     }
 };
 
@@ -118,6 +118,16 @@ TEST(FusedEmulated, SortsEveryKindOnEveryEdgeSizeWithASmallTile) {
     bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<SmallShape, 3>{});
 }
 
+TEST(FusedEmulated, SortsInChunksThatGoThroughTheirOwnStagesFirst) {
+    // Tiles of 1024, chunks of 4096 (2 stages past the tile inside a chunk) and of 1024 (the
+    // tile itself): sizes below, on and across the chunk, with a partial last chunk.
+    std::vector<std::size_t> sizes = {2, 1023, 1025, 4095, 4096, 4097, 3 * 4096 + 17, (std::size_t{1} << 15) - 1};
+    bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<SmallShape, 3, 12>{});
+    for (std::size_t n : {std::size_t{5000}, std::size_t{1} << 14})
+        bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
+                                                             EmulatedFused<SmallShape, 2, 10>{});
+}
+
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
     // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile: 2 passes of at most 5 for
     // keys alone, 2 of at most 3 with values (the pass widths bitonic_4_fused.cu ships).
@@ -146,6 +156,46 @@ TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
             EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
             EXPECT_TRUE(passes.back().last);
         }
+}
+
+// Chunks: every element meets the steps of the network in the network's order, each once, and
+// the passes of a chunk cover only its elements.
+TEST(FusedPlan, InChunksEveryElementStillMeetsEveryStepOnceAndInOrder) {
+    constexpr int kLogTile = 10;
+    for (int log_chunk : {10, 11, 12, 14})
+        for (std::size_t n : {std::size_t{1} << 13, (std::size_t{1} << 14) + 5, std::size_t{3000}, std::size_t{1025}}) {
+            const auto passes = plan(n, kLogTile, 3, log_chunk);
+            const int log_n = bitonic::log2_exact(bitonic::padded_length(n));
+            std::vector<std::pair<int, int>> network;
+            for (int s = 1; s <= log_n; ++s)
+                for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
+            const std::size_t chunk = std::size_t{1} << std::min(log_chunk, log_n);
+            for (std::size_t g = 0; g < n; g += 97) {
+                std::vector<Pass> covering;
+                for (const Pass& p : passes)
+                    if (p.begin <= g && g < p.end) covering.push_back(p);
+                EXPECT_EQ(steps_of(covering, kLogTile), network) << "n=" << n << " chunk 2^" << log_chunk << " g=" << g;
+            }
+            for (const Pass& p : passes) {
+                EXPECT_LT(p.begin, p.end);
+                EXPECT_LE(p.end, n);
+                if (p.end - p.begin < n) {  // a chunk's pass: inside one chunk, and its strides too
+                    EXPECT_EQ(p.begin % chunk, 0u);
+                    EXPECT_LE(p.end - p.begin, chunk);
+                    EXPECT_LE(p.k, chunk);
+                }
+            }
+            EXPECT_TRUE(passes.back().last);
+            EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
+        }
+}
+
+TEST(FusedPlan, TheChunkIsTheLargestPowerOfTwoInTheL2Share) {
+    // 4-byte keys, half of a 50 MB L2 (an H100): 2^22 keys (16 MiB); a T4's 4 MiB: 2^19.
+    EXPECT_EQ(log_chunk_for(50u << 20, 4, 0.5, 13), 22);
+    EXPECT_EQ(log_chunk_for(4u << 20, 4, 0.5, 13), 19);
+    EXPECT_EQ(log_chunk_for(4u << 20, 8, 0.5, 13), 18);
+    EXPECT_EQ(log_chunk_for(16u << 10, 4, 0.5, 13), 31) << "no chunks where a tile does not fit";
 }
 
 TEST(FusedPlan, LaunchesWhatTheNotesPredict) {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 using namespace pmpp;
@@ -60,15 +61,21 @@ struct Data {
 };
 
 template <class Shape, int kG, bool kValues>
-void time_sort(Data& d, L2Flusher& flusher, double cub_ms) {
+void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {}) {
     u32* values = kValues ? d.work_values.data() : nullptr;
     const Stats s = time_device(
-        timing(), &flusher, [&] { sort_with<Shape, kG, kValues>(d.keys.data(), values, d.n, SortOrder::Ascending); },
+        timing(), &flusher,
+        [&] { sort_with<Shape, kG, kValues>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
         [&] { d.restore(kValues); });
-    const std::size_t passes = plan(d.n, Shape::kLogTile, kG).size();
-    std::printf("  %-6s threads %4d x 32 (tile %6u)  G=%d: %8.3f ms  %6.2f Gkeys/s  %3zu passes  %.2f x cub  %s\n",
-                kValues ? "pairs" : "keys", Shape::kThreads, Shape::kTile, kG, s.median, d.n / s.median / 1e6, passes,
-                s.median / cub_ms, d.sorted(kValues) ? "ok" : "WRONG");
+    const std::size_t passes = plan(d.n, Shape::kLogTile, kG, schedule.log_chunk).size();
+    char chunk[32] = "no chunks";
+    if (schedule.log_chunk < 31) std::snprintf(chunk, sizeof chunk, "chunk 2^%d", schedule.log_chunk);
+    std::printf(
+        "  %-6s threads %4d x 32 (tile %6u)  G=%d %-9s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
+        "launches  %.2f x cub  %s\n",
+        kValues ? "pairs" : "keys", Shape::kThreads, Shape::kTile, kG, chunk,
+        schedule.dependent ? "dependent" : "plain", s.median, s.spread(), d.n / s.median / 1e6, passes,
+        s.median / cub_ms, d.sorted(kValues) ? "ok" : "WRONG");
 }
 
 // Each kind of pass alone, on the shipped shape, at n (keys only).
@@ -87,12 +94,12 @@ void time_passes(Data& d, L2Flusher& flusher, double copy_gbs) {
                                                   [&] {
                                                       sort_tiles_kernel<Shape, false, u32>
                                                           <<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n,
-                                                                                             0u, false);
+                                                                                             0u, false, 0u);
                                                   },
                                                   [&] { d.restore(false); }));
     report("merge tiles (13 short strides)", time_device(timing(), &flusher, [&] {
                merge_tiles_kernel<Shape, false, u32>
-                   <<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n, 1u << 24, 0u, false);
+                   <<<tiles, Shape::kThreads, smem>>>(d.keys.data(), nullptr, n, 1u << 24, 0u, false, 0u);
            }));
     static_for<1, kG + 1>([&](auto g) {
         constexpr int G = decltype(g)::value;
@@ -103,7 +110,7 @@ void time_passes(Data& d, L2Flusher& flusher, double copy_gbs) {
         report(what, time_device(timing(), &flusher, [&] {
                    global_pass_kernel<G, false, u32>
                        <<<(threads + kGlobalThreads - 1) / kGlobalThreads, kGlobalThreads>>>(
-                           d.keys.data(), nullptr, n, 1u << 24, low_bit, threads);
+                           d.keys.data(), nullptr, n, 1u << 24, low_bit, 0u, threads);
                }));
     });
     PMPP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -117,10 +124,42 @@ double time_cub(Data& d, L2Flusher& flusher) {
     return s.median;
 }
 
+// The schedule (chunks that stay in L2 while they go through their own stages; dependent launch)
+// against the shipped plan, which passes over the whole array for every stage.
+void sweep_schedules(L2Flusher& flusher) {
+    std::printf("\nschedules (u32 keys; L2 %.0f MiB)\n", pmpp::device_limits().l2_bytes / 1048576.0);
+    for (int log_n : {20, 22, 23, 24, 26}) {
+        Data d(std::size_t{1} << log_n);
+        std::printf("\nn = 2^%d\n", log_n);
+        const double cub_ms = time_cub(d, flusher);
+        time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {31, false});
+        time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {31, true});
+        time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {31, true});
+        for (int log_chunk : {21, 22, 23, 24}) {
+            if (log_chunk >= log_n) continue;
+            time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true});
+            time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true});
+            if (log_n == 24) time_sort<TileShape<9, 5>, 4, false>(d, flusher, cub_ms, {log_chunk, true});
+        }
+        if (log_n == 24) {
+            std::printf(" pairs\n");
+            time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {31, false});
+            time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {31, true});
+            for (int log_chunk : {21, 22, 23})
+                time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {log_chunk, true});
+        }
+    }
+}
+
 }  // namespace
 
-int main() {
+// `sweep schedules`: only the schedules; no argument: everything.
+int main(int argc, char** argv) {
     L2Flusher flusher;
+    if (argc > 1 && std::string(argv[1]) == "schedules") {
+        sweep_schedules(flusher);
+        return 0;
+    }
     const CopyBandwidth copy = measure_copy_bandwidth(std::size_t{1} << 30, timing(), &flusher);
     std::printf("copy bandwidth %.0f GB/s\n", copy.gbs);
     for (int log_n : {20, 24, 26}) {
@@ -144,5 +183,6 @@ int main() {
             time_passes<TileShape<8, 5>, 5>(d, flusher, copy.gbs);
         }
     }
+    sweep_schedules(flusher);
     return 0;
 }

@@ -22,11 +22,16 @@ namespace bitonic {
 
 namespace {
 
+using fused::Schedule;
 using fused::tile_shared_bytes;
 using fused::TileShape;
 
-// The shipped shape: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared memory per
-// block for keys, 66 KiB with values.
+// Keys alone, on large arrays, where two blocks fit an SM: 512 threads x 32 = 16384 per tile
+// (67,584 bytes of shared memory per block): one tile merge less per stage, and 26 launches at
+// 2^24 in place of 30. On small arrays it loses: too few tiles to fill the SMs (below).
+using LargeShape = TileShape<9, 5>;
+// The shipped shape otherwise: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared
+// memory per block for keys, 66 KiB with values.
 using ShippedShape = TileShape<8, 5>;
 // Where two blocks of the shipped shape do not fit an SM (a T4 has 64 KiB per SM and per block;
 // with values an RTX 3060 or an L4, 100 KiB): 128 threads x 32 = 4096 per tile, half the shared
@@ -44,37 +49,84 @@ template <bool kValues>
 constexpr int kMaxLogGlobalItems = kValues ? kPairsMaxLogGlobalItems : kKeysMaxLogGlobalItems;
 static_assert(tile_shared_bytes<SmallShape, true>() <= pmpp::kSmallestSharedPerBlock,
               "the fallback shape must fit every supported GPU (sm_75: 64 KiB per block)");
+// The chunks of the plan (fused::plan): as long as their keys (and values) take at most this
+// share of the L2 cache, a chunk goes through all the stages up to its length before the next
+// chunk starts. tune/sweep.cu's schedules (H100, 50 MiB L2, 2026-12-07): chunks of 2^23 keys
+// (32 MiB, 0.64 of the L2) beat 2^22 and no chunks at 2^24 and 2^26.
+constexpr double kChunkL2Share = 0.7;
+
+enum class Tile { Large, Shipped, Small };
 
 template <bool kValues>
-bool shipped_shape_fits() {
-    static const bool fits = [] {
+Tile tile_for_this_gpu() {
+    static const Tile tile = [] {
         const auto describe = [](std::uint32_t tile, int threads, std::size_t bytes) {
             return pmpp::format("tiles of %u (%d threads x 32), %zu bytes of shared memory per block", tile, threads,
                                 bytes);
         };
-        return pmpp::shipped_shape_fits(kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys",
-                                        tile_shared_bytes<ShippedShape, kValues>(), 2,
+        const char* what = kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys";
+        constexpr std::size_t large = tile_shared_bytes<LargeShape, kValues>();
+        if (!kValues && pmpp::shared_memory_fits(large, 2)) {
+            pmpp::report_shape(what,
+                               describe(LargeShape::kTile, 512, large) + " on large arrays, else " +
+                                   describe(ShippedShape::kTile, 256, tile_shared_bytes<ShippedShape, kValues>()));
+            return Tile::Large;
+        }
+        return pmpp::shipped_shape_fits(what, tile_shared_bytes<ShippedShape, kValues>(), 2,
                                         describe(ShippedShape::kTile, 256, tile_shared_bytes<ShippedShape, kValues>()),
-                                        describe(SmallShape::kTile, 128, tile_shared_bytes<SmallShape, kValues>()));
+                                        describe(SmallShape::kTile, 128, tile_shared_bytes<SmallShape, kValues>()))
+                   ? Tile::Shipped
+                   : Tile::Small;
     }();
-    return fits;
+    return tile;
+}
+
+// The large tile only where there are enough of them to fill every SM twice over (two blocks an
+// SM): below that the tile kernels run in less than two waves and the smaller tile wins.
+template <bool kValues>
+std::uint32_t tile_for(std::size_t n) {
+    switch (tile_for_this_gpu<kValues>()) {
+        case Tile::Large: {
+            const std::size_t slots = 2 * static_cast<std::size_t>(pmpp::device_limits().sm_count);
+            return n >= 2 * slots * LargeShape::kTile ? LargeShape::kTile : ShippedShape::kTile;
+        }
+        case Tile::Shipped: return ShippedShape::kTile;
+        case Tile::Small: break;
+    }
+    return SmallShape::kTile;
+}
+
+template <bool kValues>
+Schedule schedule_for(std::uint32_t tile) {
+    const std::size_t element_bytes = 4 + (kValues ? 4 : 0);
+    return {fused::log_chunk_for(pmpp::device_limits().l2_bytes, element_bytes, kChunkL2Share, log2_exact(tile)), true};
 }
 
 template <bool kValues, typename K>
 void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    if (shipped_shape_fits<kValues>())
-        fused::sort_with<ShippedShape, kMaxLogGlobalItems<kValues>, kValues>(keys, values, n, order);
-    else
-        fused::sort_with<SmallShape, kMaxLogGlobalItems<kValues>, kValues>(keys, values, n, order);
+    constexpr int kG = kMaxLogGlobalItems<kValues>;
+    const std::uint32_t tile = tile_for<kValues>(n);
+    const Schedule schedule = schedule_for<kValues>(tile);
+    if (tile == LargeShape::kTile) {
+        if constexpr (!kValues) fused::sort_with<LargeShape, kG, kValues>(keys, values, n, order, schedule);
+    } else if (tile == ShippedShape::kTile) {
+        fused::sort_with<ShippedShape, kG, kValues>(keys, values, n, order, schedule);
+    } else {
+        fused::sort_with<SmallShape, kG, kValues>(keys, values, n, order, schedule);
+    }
 }
 
 }  // namespace
 
 int fused::long_strides_per_pass(bool values) { return values ? kPairsMaxLogGlobalItems : kKeysMaxLogGlobalItems; }
 
-std::uint32_t fused::fused_tile_for_this_gpu(bool values) {
-    const bool shipped = values ? shipped_shape_fits<true>() : shipped_shape_fits<false>();
-    return shipped ? ShippedShape::kTile : SmallShape::kTile;
+std::uint32_t fused::fused_tile_for_this_gpu(bool values, std::size_t n) {
+    return values ? tile_for<true>(n) : tile_for<false>(n);
+}
+
+int fused::fused_log_chunk_for_this_gpu(bool values, std::size_t n) {
+    const std::uint32_t tile = fused_tile_for_this_gpu(values, n);
+    return values ? schedule_for<true>(tile).log_chunk : schedule_for<false>(tile).log_chunk;
 }
 
 template <typename K>

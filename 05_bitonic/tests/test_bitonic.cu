@@ -64,19 +64,25 @@ void expect_rejected_saying(const BitonicFn& wrong, std::size_t n, std::string C
     }
 }
 
-// The fused sort's launches for n = 2^k keys with tiles of `tile` and long passes of up to
-// `strides` strides (NOTES.md): one tile sort, then per stage s past the tile,
-// ceil((s - log2 tile) / strides) long-stride passes and a tile merge.
-std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides) {
+// The fused sort's launches for n = 2^k keys with tiles of `tile`, long passes of up to
+// `strides` strides and chunks of 2^log_chunk (NOTES.md): per stage s past the tile,
+// ceil((s - log2 tile) / strides) long-stride passes and a tile merge; each chunk has its own
+// tile sort and its own passes for the stages up to its length, the stages above run once.
+std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int log_chunk = 31) {
     const int log_n = bitonic::log2_exact(n), log_tile = bitonic::log2_exact(tile);
-    std::size_t launches = 1;
-    for (int s = log_tile + 1; s <= log_n; ++s) launches += (s - log_tile + strides - 1) / strides + 1;
+    const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
+    const auto stage = [&](int s) -> std::size_t { return (s - log_tile + strides - 1) / strides + 1; };
+    std::size_t per_chunk = 1;
+    for (int s = log_tile + 1; s <= chunk_stages; ++s) per_chunk += stage(s);
+    std::size_t launches = (n >> chunk_stages) * per_chunk;
+    for (int s = chunk_stages + 1; s <= log_n; ++s) launches += stage(s);
     return launches;
 }
-// The same for the shape and pass width bitonic_sort_fused takes for keys alone on this GPU.
+// The same for the shape, chunks and pass width bitonic_sort_fused takes for keys alone on this GPU.
 std::size_t fused_key_launches(std::size_t n) {
-    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false),
-                          bitonic::fused::long_strides_per_pass(false));
+    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false, n),
+                          bitonic::fused::long_strides_per_pass(false),
+                          bitonic::fused::fused_log_chunk_for_this_gpu(false, n));
 }
 
 std::size_t launches_of(const std::string& impl, std::size_t n) {
@@ -161,15 +167,20 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     EXPECT_EQ(launches_of("shared", 2048), 1u);
     // fused, keys, tile 8192, 5 strides a long pass: 1 + sum over stages 14 ... 20 of
     // (ceil((s - 13) / 5) + 1) = 17 (20 with the 4096 tile of GPUs with less shared memory per SM);
-    // 30 at 2^24. With values, 3 strides a pass: 20 at 2^20.
-    const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false);
+    // 30 at 2^24, 26 with tiles of 16384. With values, 3 strides a pass: 20 at 2^20. In chunks of
+    // 2^23 (an H100's L2), 2^24 is 2 chunks of 23 launches and 3 for the last stage: 49.
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(false), 5);
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(true), 3);
-    EXPECT_EQ(launches_of("fused", std::size_t{1} << 20), fused_key_launches(std::size_t{1} << 20));
+    for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22})  // in chunks where the L2 is small (t4)
+        EXPECT_EQ(launches_of("fused", n), fused_key_launches(n)) << n;
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5), 17u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 4096, 5), 20u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5), 30u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5), 26u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 3), 20u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23), 49u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5, 19), 2 * 14u + 3u);
+    const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false, 1 << 14);
     EXPECT_EQ(launches_of("fused", tile), 1u);
     const double bytes = launch_tally().bytes;
     EXPECT_EQ(bytes, 2.0 * tile * 4) << "one launch reads and writes each key once";
@@ -516,7 +527,7 @@ TEST(Harness, BenchmarksEveryImplementationWithCorrectTimedOutputsAndCountsLaunc
         const std::string note = row.contains("note") ? row.at("note").as_string() : "";
         if (label == "seed") EXPECT_EQ(note.find("105 launches"), 0u) << row.dump();
         if (label == "odd_even") EXPECT_EQ(note.find("16384 launches"), 0u) << row.dump();
-        const std::size_t fused = fused_key_launches(1 << 14);
+        const std::size_t fused = fused_key_launches(std::size_t{1} << 14);
         if (label == "fused") EXPECT_EQ(note.find(std::to_string(fused) + " launches"), 0u) << row.dump();
         if (label == "cub") EXPECT_NE(note.find("kernel launches"), std::string::npos) << row.dump();
     }

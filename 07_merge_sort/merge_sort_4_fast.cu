@@ -41,24 +41,9 @@ namespace merge_sort {
 
 namespace {
 
-// The shipped shapes: 17 items of 4 bytes per thread (as CUB's merge sort on sm_90), fewer for
-// wider items so that the registers and shared memory per block stay about the same.
-// Registers capped so that more blocks share an SM (NOTES.md, the sweep): the merge kernel's at
-// 48 (5 blocks of 256 threads; uncapped it takes 57 and 4 fit). 4-byte keys alone sort tiles of
-// 1024 x 17 = 17408 keys (one pass fewer than 8704 at 2^28), their registers capped at 32 for 2
-// blocks per SM; wider items keep 512-thread tiles, whose registers would spill at 32.
-template <std::size_t BytesPerItem>
-struct ShippedShape {
-    static constexpr int kItems = BytesPerItem <= 4 ? 17 : BytesPerItem <= 8 ? 11 : 7;
-    using type =
-        std::conditional_t<BytesPerItem <= 4, fast::Config<256, 1024, 17, 5, 2>, fast::Config<256, 512, kItems, 5>>;
-    // Where two of the 17408-key sort tiles (69,648 bytes each) do not fit an SM (a T4: 64 KiB
-    // per block and per SM; an RTX 3060 or an L4: 100 KiB per SM), 4-byte keys sort tiles of
-    // 512 x 17 = 8704 keys (34,832 bytes): one more merge pass. Wider items already do.
-    using small = fast::Config<256, 512, kItems, 5>;
-};
+// The shipped shapes (fast::ShippedShape, merge_sort_4_fast.cuh, where variant 5 finds them too).
 template <class Key, class Value>
-using Shape = ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>;
+using Shape = fast::ShippedShape<sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0)>;
 
 // Whether kSortMinBlocks of the shipped shape's sort tiles fit one SM of this GPU (or of the
 // profile).

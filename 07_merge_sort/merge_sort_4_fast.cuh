@@ -25,11 +25,33 @@
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
 
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
 namespace merge_sort::fast {
 
 // Kernels and drivers have internal linkage: each file that includes this header (the shipped
 // variant, the sweep, the tests) gets its own copies.
 namespace {
+
+// The shipped shapes (merge_sort_4_fast.cu picks one per item size; merge_sort_5_network.cu's
+// merge passes are the 4-byte one's): 17 items of 4 bytes per thread (as CUB's merge sort on
+// sm_90), fewer for wider items so that the registers and shared memory per block stay about the
+// same. Registers capped so that more blocks share an SM (NOTES.md, the sweep): the merge
+// kernel's at 48 (5 blocks of 256 threads; uncapped it takes 57 and 4 fit). 4-byte keys alone
+// sort tiles of 1024 x 17 = 17408 keys (one pass fewer than 8704 at 2^28), their registers capped
+// at 32 for 2 blocks per SM; wider items keep 512-thread tiles, whose registers would spill at 32.
+template <std::size_t BytesPerItem>
+struct ShippedShape {
+    static constexpr int kItems = BytesPerItem <= 4 ? 17 : BytesPerItem <= 8 ? 11 : 7;
+    using type = std::conditional_t<BytesPerItem <= 4, Config<256, 1024, 17, 5, 2>, Config<256, 512, kItems, 5>>;
+    // Where two of the 17408-key sort tiles (69,648 bytes each) do not fit an SM (a T4: 64 KiB
+    // per block and per SM; an RTX 3060 or an L4: 100 KiB per SM), 4-byte keys sort tiles of
+    // 512 x 17 = 8704 keys (34,832 bytes): one more merge pass. Wider items already do.
+    using small = Config<256, 512, kItems, 5>;
+};
 
 // Programmatic dependent launch (sm_90 and newer). A kernel launched with it (the
 // OverlappingExecutor below) may be resident before the kernel ahead of it on the stream has
@@ -59,7 +81,7 @@ __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tile
     const int lane = static_cast<int>(threadIdx.x % lanes);
     const int group_first_lane = static_cast<int>(threadIdx.x & 31) - lane;
     const unsigned group_mask = lanes == 32 ? 0xFFFFFFFFu : ((1u << lanes) - 1) << group_first_lane;
-    const std::size_t k = t * tile;
+    const std::size_t k = tile_start(runs, tile, t);
     const auto pair = runs.pair_containing(k);
     const std::size_t diag = k - pair.first;
     if (lanes == 1) {  // the plain co-rank search: the k-ary one's steps, without its ballots and division
@@ -100,7 +122,7 @@ __global__ void __launch_bounds__(Cfg::kMergeThreads,
     __syncthreads();
     Steps::write_items(items, s_keys, s_values);
     __syncthreads();
-    const std::size_t k = t * Cfg::kMergeTile;
+    const std::size_t k = tile_start(runs, Cfg::kMergeTile, t);
     Steps::store(tid, na + nb, s_keys, s_values, out + k, offset(out_values, k));
     let_next_kernel_launch();
 }
@@ -237,7 +259,7 @@ template <class Cfg, class Exec, class Layout, class Key, class Value, class Les
 void merge_runs(const Layout& runs, std::size_t* splits, Key* out, Value* out_values, Less less) {
     const std::size_t total = runs.size();
     if (total == 0) return;
-    const std::size_t tiles = (total + Cfg::kMergeTile - 1) / Cfg::kMergeTile;
+    const std::size_t tiles = tile_count(runs, Cfg::kMergeTile);
     Exec::partition(runs, Cfg::kMergeTile, tiles, splits, less);
     Exec::template merge_tiles<Cfg>(runs, tiles, splits, out, out_values, less);
 }
@@ -247,20 +269,51 @@ void merge_with(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key*
     merge_runs<Cfg, Exec>(two_arrays(a, na, b, nb), splits, c, static_cast<NoValues*>(nullptr), less);
 }
 
-// Tiles of kSortTile sorted by sort_tiles_kernel, then ceil(log2(n / kSortTile)) merge passes.
-// The tile sort writes where the pass count makes the last pass land in the output.
-template <class Cfg, class Exec = DeviceExecutor, class Key, class Value, class Less>
-void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+// A pass over sorted runs of `width` in the layout Runs: SortedRuns, whose merge tiles are
+// t * tile and so must divide every pair of runs, or PairTiledRuns, whose tiles start again at
+// every pair (merge_sort_4_fast_steps.cuh).
+template <template <class, class> class Runs, class Key, class Value>
+Runs<Key, Value> pass_runs(const Key* keys, const Value* values, std::size_t n, std::size_t width, std::size_t tile) {
+    if constexpr (std::is_same_v<Runs<Key, Value>, PairTiledRuns<Key, Value>>) {
+        return {{keys, values, n, width}, static_cast<std::uint32_t>((2 * width + tile - 1) / tile)};
+    } else {
+        static_assert(std::is_same_v<Runs<Key, Value>, SortedRuns<Key, Value>>, "SortedRuns or PairTiledRuns");
+        if ((2 * width) % tile != 0)
+            throw std::logic_error("merge_sort fast: runs of " + std::to_string(width) +
+                                   " keys straddle merge tiles of " + std::to_string(tile) + ": use PairTiledRuns");
+        return {keys, values, n, width};
+    }
+}
+
+// The sort from sorted runs of first_run_width keys: sort_first_runs(keys_in, values_in,
+// keys_out, values_out) writes them (every first_run_width keys sorted on their own), then
+// merge_passes(n, first_run_width) merge passes of Cfg's merge tiles double them. The first runs
+// are written where the pass count makes the last pass land in the output. Variant 4 sorts its
+// runs with sort_tiles_kernel (sort_with below); variant 5 with 05's bitonic network
+// (merge_sort_5_network.cuh), whose runs of 8192 or 16384 keys take Runs = PairTiledRuns.
+template <class Cfg, class Exec, template <class, class> class Runs = SortedRuns, class Key, class Value, class Less,
+          class SortFirstRuns>
+void sort_runs_with(const SortArgs<Key, Value>& args, std::size_t n, Less less, std::size_t first_run_width,
+                    SortFirstRuns sort_first_runs) {
     if (n == 0) return;
-    const int passes = merge_passes(n, Cfg::kSortTile);
+    const int passes = merge_passes(n, first_run_width);
     PassOutput<Key, Value> dst = pass_output(args, 0, passes);
-    Exec::template sort_tiles<Cfg>(args.keys_in, args.values_in, dst.keys, dst.values, n, less);
-    std::size_t width = Cfg::kSortTile;
+    sort_first_runs(args.keys_in, args.values_in, dst.keys, dst.values);
+    std::size_t width = first_run_width;
     for (int pass = 1; pass <= passes; ++pass, width *= 2) {
-        const SortedRuns<Key, Value> runs{dst.keys, dst.values, n, width};
+        const Runs<Key, Value> runs = pass_runs<Runs>(dst.keys, dst.values, n, width, Cfg::kMergeTile);
         dst = pass_output(args, pass, passes);
         merge_runs<Cfg, Exec>(runs, args.splits, dst.keys, dst.values, less);
     }
+}
+
+// Tiles of kSortTile sorted by sort_tiles_kernel, then ceil(log2(n / kSortTile)) merge passes.
+template <class Cfg, class Exec = DeviceExecutor, class Key, class Value, class Less>
+void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+    sort_runs_with<Cfg, Exec>(args, n, less, Cfg::kSortTile,
+                              [&](const Key* in, const Value* in_values, Key* out, Value* out_values) {
+                                  Exec::template sort_tiles<Cfg>(in, in_values, out, out_values, n, less);
+                              });
 }
 
 }  // namespace

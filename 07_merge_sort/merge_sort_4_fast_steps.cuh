@@ -232,6 +232,40 @@ struct TileSteps {
     }
 };
 
+// ---- Which outputs a merge tile covers ---------------------------------------------------------
+// Tile t of a pass over SortedRuns (or TwoArrays) covers outputs [t * tile, (t + 1) * tile): no
+// tile straddles two pairs of runs, because every pair is a whole number of tiles (the sort's runs
+// are kSortTile * 2^p: Config's static_assert). Runs whose pairs are not, such as variant 5's runs
+// of 8192 or 16384 keys against merge tiles of 256 x 17 = 4352 (a pair is a power of two, a tile
+// has a factor 17), are laid out as PairTiledRuns: the tiles start again at every pair, and the
+// last tile of each pair is shorter.
+template <class Layout>
+PMPP_HD std::size_t tile_start(const Layout&, std::size_t tile, std::size_t t) {
+    return t * tile;
+}
+template <class Layout>
+PMPP_HD std::size_t tile_count(const Layout& runs, std::size_t tile) {
+    return (runs.size() + tile - 1) / tile;
+}
+
+template <class Key, class Value>
+struct PairTiledRuns : SortedRuns<Key, Value> {
+    std::uint32_t tiles_per_pair;  // ceil(2 width / tile)
+};
+// Tile t: pair t / tiles_per_pair, and within it tile t % tiles_per_pair. (32-bit division: a
+// pass has fewer than 2^32 tiles; a 64-bit division is a long routine on the GPU.)
+template <class Key, class Value>
+PMPP_HD std::size_t tile_start(const PairTiledRuns<Key, Value>& runs, std::size_t tile, std::size_t t) {
+    const auto t32 = static_cast<std::uint32_t>(t);
+    const std::uint32_t pair = t32 / runs.tiles_per_pair;
+    return pair * 2 * runs.width + static_cast<std::size_t>(t32 - pair * runs.tiles_per_pair) * tile;
+}
+template <class Key, class Value>
+PMPP_HD std::size_t tile_count(const PairTiledRuns<Key, Value>& runs, std::size_t tile) {
+    const std::size_t pair = 2 * runs.width;
+    return runs.n / pair * runs.tiles_per_pair + (runs.n % pair + tile - 1) / tile;
+}
+
 // Merge tile t of `runs`: its pair, and the pieces [a_begin, a_end) of the pair's A and
 // [b_begin, b_end) of its B that merge into the tile, from the partition's split positions.
 template <class Pair>
@@ -241,7 +275,7 @@ struct TileSource {
 };
 template <class Layout>
 PMPP_HD auto tile_source(const Layout& runs, std::size_t tile, std::size_t t, const std::size_t* splits) {
-    const std::size_t k = t * tile;
+    const std::size_t k = tile_start(runs, tile, t);
     const auto pair = runs.pair_containing(k);
     const std::size_t d0 = k - pair.first;
     const std::size_t d1 = min_of(d0 + tile, pair.na + pair.nb);

@@ -5,6 +5,7 @@
 // for several tile shapes, before any GPU runs them.
 #include "../merge_sort_4_fast.cuh"
 #include "../harness/merge_sort_harness.h"
+#include "fast_host_executor.h"
 
 #include "common/testing.h"
 
@@ -19,102 +20,39 @@ using pmpp::Distribution;
 
 namespace {
 
-// What a block's kernel does, thread by thread; `lanes` is the partition's group size.
-template <int Lanes>
-struct HostExecutor {
-    template <class Cfg, class Key, class Value, class Less>
-    static void sort_tiles(const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t n,
-                           Less less) {
-        using Steps = TileSteps<Cfg::kSortThreads, Cfg::kItems>;
-        std::vector<Key> s_keys(Cfg::kSortTile + 1);  // a spare slot, as shared_bytes
-        std::vector<Value> s_values(Cfg::kSortTile);
-        for (std::size_t base = 0; base < n; base += Cfg::kSortTile) {
-            const int count = static_cast<int>(std::min<std::size_t>(Cfg::kSortTile, n - base));
-            for (int tid = 0; tid < Cfg::kSortThreads; ++tid)
-                Steps::load(tid, in + base, offset(in_values, base), count, in + base, offset(in_values, base), count,
-                            s_keys.data(), s_values.data());
-            for (int tid = 0; tid < Cfg::kSortThreads; ++tid)
-                Steps::sort_own_items(tid, count, s_keys.data(), s_values.data(), less);
-            for (int run = Cfg::kItems; run < count; run *= 2) {
-                std::vector<ThreadItems<Cfg::kItems, Key, Value>> items(Cfg::kSortThreads);
-                for (int tid = 0; tid < Cfg::kSortThreads; ++tid)
-                    Steps::merge_round_items(tid, run, count, s_keys.data(), s_values.data(), items[tid], less);
-                for (int tid = 0; tid < Cfg::kSortThreads; ++tid)
-                    Steps::write_items(items[tid], s_keys.data(), s_values.data());
-            }
-            for (int tid = 0; tid < Cfg::kSortThreads; ++tid)
-                Steps::store(tid, count, s_keys.data(), s_values.data(), out + base, offset(out_values, base));
-        }
-    }
-
-    template <class Layout, class Less>
-    static void partition(const Layout& runs, std::size_t tile, std::size_t tiles, std::size_t* splits, Less less) {
-        for (std::size_t t = 0; t < tiles; ++t) {
-            const std::size_t k = t * tile;
-            const auto pair = runs.pair_containing(k);
-            const std::size_t diag = k - pair.first;
-            SearchRange r = co_rank_range(pair, diag);
-            while (r.lo < r.hi) {  // what the ballot counts: lanes whose probe lies before the answer
-                int before = 0;
-                for (int lane = 0; lane < Lanes; ++lane)
-                    before += probe_is_before(pair, diag, kary_probe(r, lane, Lanes), less);
-                r = kary_narrow(r, Lanes, before);
-            }
-            splits[t] = r.lo;
-        }
-    }
-
-    template <class Cfg, class Layout, class Key, class Value, class Less>
-    static void merge_tiles(const Layout& runs, std::size_t tiles, const std::size_t* splits, Key* out,
-                            Value* out_values, Less less) {
-        using Steps = TileSteps<Cfg::kMergeThreads, Cfg::kItems>;
-        std::vector<Key> s_keys(Cfg::kMergeTile + 1);  // a spare slot, as shared_bytes
-        std::vector<Value> s_values(Cfg::kMergeTile);
-        for (std::size_t t = 0; t < tiles; ++t) {
-            const auto src = tile_source(runs, Cfg::kMergeTile, t, splits);
-            const auto& pair = src.pair;
-            const int na = static_cast<int>(src.a_end - src.a_begin), nb = static_cast<int>(src.b_end - src.b_begin);
-            ASSERT_LE(na + nb, Cfg::kMergeTile);
-            for (int tid = 0; tid < Cfg::kMergeThreads; ++tid)
-                Steps::load(tid, pair.a + src.a_begin, offset(pair.av, src.a_begin), na, pair.b + src.b_begin,
-                            offset(pair.bv, src.b_begin), na + nb, s_keys.data(), s_values.data());
-            std::vector<ThreadItems<Cfg::kItems, Key, Value>> items(Cfg::kMergeThreads);
-            for (int tid = 0; tid < Cfg::kMergeThreads; ++tid)
-                Steps::merge_items(s_keys.data(), s_values.data(), 0, na, na, nb, std::min(tid * Cfg::kItems, na + nb),
-                                   items[tid], less);
-            for (int tid = 0; tid < Cfg::kMergeThreads; ++tid)
-                Steps::write_items(items[tid], s_keys.data(), s_values.data());
-            const std::size_t k = t * Cfg::kMergeTile;
-            for (int tid = 0; tid < Cfg::kMergeThreads; ++tid)
-                Steps::store(tid, na + nb, s_keys.data(), s_values.data(), out + k, offset(out_values, k));
-        }
-    }
-};
-
 // The fast sort's driver on the host executor, judged like the harness judges a GPU run.
 template <class Cfg, int Lanes, class Key, class Value>
 void expect_emulated_sort_correct(std::size_t n, Distribution dist, std::uint64_t seed) {
-    const SortInputs<Key, Value> in = sort_inputs<Key, Value>(n, dist, seed);
-    SortInputs<Key, Value> out;
-    out.keys.assign(n, Key{});
-    std::vector<Key> keys_scratch(n);
-    std::vector<Value> values_out(kHasValues<Value> ? n : 0), values_scratch(kHasValues<Value> ? n : 0);
-    std::vector<std::size_t> splits(split_capacity(n));
-    std::memset(static_cast<void*>(out.keys.data()), 0xFF, n * sizeof(Key));  // poisoned, as on the device
-    SortArgs<Key, Value> args;
-    args.keys_in = in.keys.data();
-    args.keys_out = out.keys.data();
-    args.keys_scratch = keys_scratch.data();
-    args.splits = splits.data();
-    if constexpr (kHasValues<Value>) {
-        args.values_in = in.values.data();
-        args.values_out = values_out.data();
-        args.values_scratch = values_scratch.data();
-    }
-    sort_with<Cfg, HostExecutor<Lanes>>(args, n, LessOf<Key>{});
-    if constexpr (kHasValues<Value>) out.values = values_out;
-    const pmpp::CheckResult r = judge_sort(in, expected_sort(in), out);
+    const pmpp::CheckResult r = judge_host_sort<Key, Value>(n, dist, seed, [](const auto& args, std::size_t count) {
+        sort_with<Cfg, HostExecutor<Lanes>>(args, count, LessOf<Key>{});
+    });
     EXPECT_TRUE(r.ok) << "tile " << Cfg::kSortTile << "/" << Cfg::kMergeTile << ", lanes " << Lanes << ", n=" << n
+                      << " " << pmpp::to_string(dist) << ": " << r.report();
+}
+
+// sort_runs_with from first runs of `width` that the host sorts (stably, std::stable_sort of each
+// run with its values), then Cfg's merge passes on the host executor in the layout Runs.
+template <class Cfg, int Lanes, template <class, class> class Runs, class Key, class Value>
+void expect_passes_from_runs_correct(std::size_t width, std::size_t n, Distribution dist, std::uint64_t seed) {
+    const auto sort_runs_on_host = [width](std::size_t count) {
+        return [width, count](const Key* in, const Value* in_values, Key* out, Value* out_values) {
+            for (std::size_t base = 0; base < count; base += width) {
+                const std::size_t end = std::min(count, base + width);
+                std::vector<std::size_t> order(end - base);
+                for (std::size_t i = 0; i < order.size(); ++i) order[i] = base + i;
+                std::stable_sort(order.begin(), order.end(),
+                                 [&](std::size_t x, std::size_t y) { return LessOf<Key>{}(in[x], in[y]); });
+                for (std::size_t i = 0; i < order.size(); ++i) {
+                    out[base + i] = in[order[i]];
+                    if constexpr (kHasValues<Value>) out_values[base + i] = in_values[order[i]];
+                }
+            }
+        };
+    };
+    const pmpp::CheckResult r = judge_host_sort<Key, Value>(n, dist, seed, [&](const auto& args, std::size_t count) {
+        sort_runs_with<Cfg, HostExecutor<Lanes>, Runs>(args, count, LessOf<Key>{}, width, sort_runs_on_host(count));
+    });
+    EXPECT_TRUE(r.ok) << "runs of " << width << ", merge tile " << Cfg::kMergeTile << ", lanes " << Lanes << ", n=" << n
                       << " " << pmpp::to_string(dist) << ": " << r.report();
 }
 
@@ -194,4 +132,79 @@ TEST(FastMergeEmulated, MergesEveryShapeWithTiesFromAFirst) {
             expect_emulated_merge_correct<Uneven, 3, std::uint32_t>(n, Distribution::Uniform, shape, seed);
             expect_emulated_merge_correct<Shipped, 8, Event>(n, Distribution::AllEqual, shape, seed);
         }
+}
+
+// ---- merge passes from first runs of any width (variant 5's runs of 8192 and 16384) -----------
+
+namespace {
+
+// Tile t covers [tile_start, min(tile_start + tile, its pair's end)), as tile_source cuts it.
+template <class Layout>
+void expect_tiles_cover_each_output_once_within_one_pair(const Layout& runs, std::size_t tile) {
+    const std::size_t tiles = tile_count(runs, tile);
+    std::size_t next = 0;
+    for (std::size_t t = 0; t < tiles; ++t) {
+        const std::size_t start = tile_start(runs, tile, t);
+        ASSERT_EQ(start, next) << "tile " << t << " of " << tiles << " (width " << runs.width << ", tile " << tile
+                               << ", n " << runs.n << "): the tiles leave no gap and never overlap";
+        const auto pair = runs.pair_containing(start);
+        const std::size_t end = std::min(start + tile, pair.first + pair.na + pair.nb);
+        ASSERT_LT(start, end) << "tile " << t << " is empty";
+        next = end;
+    }
+    EXPECT_EQ(next, runs.n) << "width " << runs.width << ", tile " << tile << ": the last tile ends at n";
+}
+
+}  // namespace
+
+TEST(FastPassTiles, PairTiledRunsCoverEveryOutputOnceAndNoTileStraddlesTwoPairs) {
+    std::vector<std::uint32_t> keys(1);
+    for (std::size_t width : {96, 1000, 1024, 8192, 16384, 17408})
+        for (std::size_t tile : {96, 320, 4096, 4352})
+            for (std::size_t n : {std::size_t{1}, width, width + 1, 2 * width, 2 * width + 1, 3 * width + 17,
+                                  7 * width + tile, 16 * width}) {
+                const auto runs =
+                    pass_runs<PairTiledRuns>(keys.data(), static_cast<const NoValues*>(nullptr), n, width, tile);
+                expect_tiles_cover_each_output_once_within_one_pair(runs, tile);
+                if ((2 * width) % tile == 0) {  // every pair whole tiles: the same tiles as SortedRuns'
+                    const SortedRuns<std::uint32_t, NoValues> plain{keys.data(), nullptr, n, width};
+                    EXPECT_EQ(tile_count(runs, tile), tile_count(plain, tile));
+                    for (std::size_t t = 0; t < tile_count(plain, tile); ++t)
+                        ASSERT_EQ(tile_start(runs, tile, t), tile_start(plain, tile, t)) << "t=" << t;
+                }
+            }
+}
+
+TEST(FastPassTiles, PlainRunsRefuseAWidthWhosePairsStraddleMergeTiles) {
+    std::vector<std::uint32_t> keys(1);
+    const NoValues* none = nullptr;
+    using Plain = SortedRuns<std::uint32_t, NoValues>;
+    EXPECT_THROW(pass_runs<SortedRuns>(keys.data(), none, 100000, 8192, Shipped::kMergeTile), std::logic_error);
+    EXPECT_THROW(pass_runs<SortedRuns>(keys.data(), none, 100000, 16384, Shipped::kMergeTile), std::logic_error);
+    const Plain runs = pass_runs<SortedRuns>(keys.data(), none, 100000, Shipped::kSortTile, Shipped::kMergeTile);
+    EXPECT_EQ(runs.width, static_cast<std::size_t>(Shipped::kSortTile));
+}
+
+TEST(FastSortEmulated, MergesFirstRunsOfAnyWidthInPassesTiledPerPair) {
+    // Pairs of runs smaller than a merge tile (1024 against 4352), a few tiles and a partial one
+    // (8192: 3 tiles of 4352 and 3328 a pair), the network's runs; and widths that are not powers
+    // of two against small merge tiles.
+    for (std::size_t n : {1023, 1024, 1025, 2049, 5000, 8193, 20011}) {
+        const std::uint64_t seed = pmpp::testing::test_seed(n);
+        expect_passes_from_runs_correct<Shipped, 32, PairTiledRuns, std::uint32_t, NoValues>(
+            1024, n, Distribution::Uniform, seed);
+        expect_passes_from_runs_correct<Tiny, 4, PairTiledRuns, Event, PairValue>(1000, n, Distribution::FewDistinct,
+                                                                                  seed);
+        expect_passes_from_runs_correct<Uneven, 1, PairTiledRuns, float, NoValues>(100, n, Distribution::Uniform, seed);
+    }
+    for (std::size_t n : {8191, 8192, 8193, 16383, 16384, 16385, 3 * 8192 + 17, 40000}) {
+        const std::uint64_t seed = pmpp::testing::test_seed(n);
+        expect_passes_from_runs_correct<Shipped, 16, PairTiledRuns, std::uint32_t, NoValues>(
+            8192, n, Distribution::Uniform, seed);
+        expect_passes_from_runs_correct<Shipped, 1, PairTiledRuns, std::int32_t, NoValues>(
+            16384, n, Distribution::FewDistinct, seed);
+    }
+    // The plain layout where the pairs are whole tiles: variant 4's own passes.
+    expect_passes_from_runs_correct<Shipped, 4, SortedRuns, std::uint32_t, PairValue>(
+        Shipped::kSortTile, 3 * Shipped::kSortTile + 5, Distribution::Uniform, pmpp::testing::test_seed());
 }

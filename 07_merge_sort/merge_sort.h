@@ -141,6 +141,13 @@ struct FastTiles {
 };
 template <class Key, class Value>
 FastTiles fast_tiles();
+// merge_sort_5_network.cu: variant 4's merge passes from first runs sorted by exercise 05's
+// bitonic network (4-byte keys without values; every other case is variant 4's sort). The merge
+// is variant 4's merge_fast.
+template <class Key, class Less>
+void merge_network(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key* c, std::size_t* splits, Less less);
+template <class Key, class Value, class Less>
+void sort_network(const SortArgs<Key, Value>& args, std::size_t n, Less less);
 
 // ---- Library baselines --------------------------------------------------------------------
 // merge_sort_cub.cu: cub::DeviceMerge::MergeKeys and cub::DeviceMergeSort (temporary storage

@@ -95,9 +95,9 @@ std::vector<MergeSortCase> merge_sort_cases(const Options& opts) {
         }
     }
     if (op.sort) {
-        // u32 keys: every power-of-two edge, the edges of the fast variant's tiles (merge 4352,
-        // sort 17408; 8704 too, the sort tile of other shapes), large sizes; the adversarial
-        // distributions at four sizes.
+        // u32 keys: every power-of-two edge (among them the network variant's tiles, 8192 and
+        // 16384), the edges of the fast variant's tiles (merge 4352, sort 17408; 8704 too, the
+        // sort tile of other shapes), large sizes; the adversarial distributions at four sizes.
         const MergeSortSpec keys{Op::Sort, KeyType::U32, false};
         std::vector<std::size_t> sizes = edge_sizes({1, 2, 5, 8, 10, 12, 13, 14, 16, 17, 20});
         sizes.insert(sizes.end(), {4351, 4352, 4353, 8703, 8704, 8705, 17407, 17408, 17409, 34817, kMedium, kLarge});
@@ -366,6 +366,10 @@ MergeSortExercise make_exercise() {
          "merge path: partition kernel, one tile per block, 17 items per thread, larger sorted tiles "
          "(merge_sort_4_fast.cu)",
          MERGE_SORT_CALLS(merge_fast, sort_fast)},
+        {"network", ImplKind::Reference,
+         "network tile sort for 4-byte keys (05's bitonic network in registers); merge passes of variant 4 "
+         "(merge_sort_5_network.cu)",
+         MERGE_SORT_CALLS(merge_network, sort_network)},
         {"cub", ImplKind::Library,
          "cub::DeviceMerge (thrust::merge before CUDA 12.8), cub::DeviceMergeSort (merge_sort_cub.cu)",
          MERGE_SORT_CALLS(merge_cub, sort_cub)},

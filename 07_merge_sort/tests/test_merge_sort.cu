@@ -22,8 +22,9 @@ constexpr std::size_t kMedium = (std::size_t{1} << 20) + 5;
 constexpr std::size_t kLarge = (std::size_t{1} << 26) + 3;
 
 // "student" is the reference answer here: the tests never link the starter.
-const std::vector<std::string> kVariants = {"student", "basic", "tiled", "circular", "fast"};
-const std::vector<std::string> kEverything = {"student", "basic", "tiled", "circular", "fast", "cub", "thrust"};
+const std::vector<std::string> kVariants = {"student", "basic", "tiled", "circular", "fast", "network"};
+const std::vector<std::string> kEverything = {"student", "basic",   "tiled", "circular",
+                                              "fast",    "network", "cub",   "thrust"};
 
 std::string shown(const std::string& impl) { return impl == "student" ? "solution" : impl; }
 
@@ -139,6 +140,17 @@ TEST(DeviceSort, EveryVariantSortsEveryOtherKeyTypeWithAndWithoutValues) {
     expect_every_impl_sorts<std::uint64_t, PairValue>(kVariants, kSortSizes, all);
     expect_every_impl_sorts<Event, NoValues>(kVariants, kSortSizes, all);
     expect_every_impl_sorts<Event, PairValue>(kVariants, kSortSizes, all);
+}
+
+// The network variant's own tiles (8192 and 16384 keys) and one, two and three pairs of them, for the
+// keys it sorts with the network, beside the fast variant whose merge passes it runs.
+TEST(DeviceSort, TheNetworkVariantSortsPlainKeysOnTheEdgesOfItsTilesAndPairs) {
+    PMPP_REQUIRE_GPU();
+    const std::vector<std::size_t> sizes = {8191, 8192, 8193, 16383, 16384, 16385, 32767, 32768, 32769, 49153, 65536};
+    const std::vector<std::string> impls = {"network", "fast"};
+    expect_every_impl_sorts<std::uint32_t, NoValues>(impls, sizes, pmpp::all_distributions());
+    expect_every_impl_sorts<std::int32_t, NoValues>(impls, sizes, pmpp::all_distributions());
+    expect_every_impl_sorts<float, NoValues>(impls, sizes, pmpp::all_distributions());
 }
 
 TEST(DeviceSort, EveryVariantSortsLargeInputs) {
@@ -362,8 +374,8 @@ TEST(MergeSortBench, AcceptsEveryRunOfARightSortAndMerge) {
 TEST(MergeSortHarness, AcceptsTheReferenceAnswerOnEveryCase) {
     PMPP_REQUIRE_GPU();
     const std::string seed = std::to_string(pmpp::testing::test_seed());
-    const char* argv[] = {"merge_sort", "--impl", "student,fast,cub", "--check",
-                          "--max-size", "2^21",   "--seed",           seed.c_str()};
+    const char* argv[] = {"merge_sort", "--impl",    "student,fast,network,cub", "--check", "--max-size", "2^21",
+                          "--seed",     seed.c_str()};
     pmpp::Json results;
     EXPECT_EQ(pmpp::run_exercise(exercise().erase(), 8, const_cast<char**>(argv), results), pmpp::kExitOk)
         << results.dump();
@@ -387,8 +399,8 @@ TEST(MergeSortHarness, BenchmarksBothOperationsWithCorrectTimedOutputs) {
         EXPECT_GT(row.at("median_ms").as_number(), 0);
     }
     EXPECT_EQ(sections.size(), 3u);  // sort keys, sort pairs, merge
-    for (const char* l :
-         {"student", "student basic", "student tiled", "basic", "tiled", "circular", "fast", "cub", "thrust", "cpu"})
+    for (const char* l : {"student", "student basic", "student tiled", "basic", "tiled", "circular", "fast", "network",
+                          "cub", "thrust", "cpu"})
         EXPECT_TRUE(labels.count(l)) << l;
 }
 

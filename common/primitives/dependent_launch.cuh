@@ -40,14 +40,13 @@ __device__ __forceinline__ void let_next_kernel_launch() {
 #endif
 }
 
-// Internal linkage: every file that includes this header gets its own probe, compiled with its
-// own flags, which is the point.
-namespace {
-
-__global__ void dependent_launch_probe_kernel() {}
+// Internal linkage (static, not an anonymous namespace, which would make the names ambiguous in a
+// file with `using namespace pmpp;` and an anonymous namespace of its own): every file that
+// includes this header gets its own probe, compiled with its own flags, which is the point.
+static __global__ void dependent_launch_probe_kernel() {}
 
 // Whether kernels of this file may be launched with dependent = true.
-inline bool dependent_launch_available() {
+static inline bool dependent_launch_available() {
     static const bool available = [] {
         cudaFuncAttributes attributes{};
         PMPP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, dependent_launch_probe_kernel));
@@ -79,5 +78,4 @@ void launch_kernel(bool dependent, void (*kernel)(Params...), std::size_t blocks
     PMPP_CHECK_LAUNCH();
 }
 
-}  // namespace
 }  // namespace pmpp

@@ -4,14 +4,18 @@
 // go 5 at a time (3 with values), each thread loading 32 elements spaced by the shortest of the 5.
 // PMPP chapters 5-6 (registers, shared memory, coalescing), 13 (sorting).
 //
-// Cost at 2^24, keys: 30 launches (1 tile sort + 18 long-stride passes + 11 tile merges), each
-// one pass over the array: 4.0 GB moved instead of the seed's 40 GB.
+// Cost at 2^24, keys, every stage over the whole array (before the chunks below): 30 launches
+// (1 tile sort + 18 long-stride passes + 11 tile merges), each one pass over the array: 4.0 GB
+// moved instead of the seed's 40 GB.
 // Measured (H200, 2026-12-02, tune/sweep.cu): 11.65 Gkeys/s at 2^24 (1.44 ms, 30 launches), 10x
 // the seed; 9.4 at 2^20, 10.3 at 2^26; 3.1x CUB radix sort's time at 2^24. Where the rest goes:
 // the tile sort is 0.22 ms of it (0.14 of the copy bandwidth), the 11 tile merges 0.05 ms each
 // (0.70 of copy), the long passes 0.034-0.039 ms each (0.81-0.94 of copy).
 // Since 2026-12-07 every comparator is a min and a max, backward blocks holding their keys
 // complemented: the tile sort 1.9x faster, the sort 5% at 2^24 (H100: 1.69 -> 1.60 ms; NOTES.md).
+// Since 2026-12-07 too: chunks of the array that fit the L2 go through their own stages first,
+// every kernel with dependent launch, tiles of 16384 for keys on large arrays (H100: 2^24
+// 1.58 -> 1.18 ms, 14.3 Gkeys/s; 2^20 0.93x CUB's time; NOTES.md "Chunks that stay in L2").
 // Where two 8192-element blocks do not fit an SM (a T4; with values an RTX 3060 or an L4) the
 // tiles are 4096: 1.58 ms at 2^24 on the H200 under PMPP_DEVICE_PROFILE=t4 (NOTES.md).
 #include "bitonic_4_fused.cuh"

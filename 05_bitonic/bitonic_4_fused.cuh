@@ -9,6 +9,8 @@
 //  - across tiles (strides >= the tile), one launch covers up to R' strides at once: each thread
 //    loads 2^R' elements spaced by the smallest stride, does R' steps, and stores them. A stage
 //    of m long strides costs ceil(m / R') passes over memory instead of m.
+// The order of the passes (plan()): a chunk of the array that fits the L2 goes through all the
+// stages up to its own length before the next chunk starts, so most passes hit L2, not DRAM.
 // Keys travel as unsigned bit patterns whose plain order is the requested order (keys.h's
 // ordered_bits, complemented for descending): one compare for every key type, encoded by the
 // first pass and decoded by the last. Elements past n are a padding key that sorts last and,

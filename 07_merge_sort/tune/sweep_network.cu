@@ -5,16 +5,9 @@
 // tiles), variant 5 with network tiles of 8192 and of 16384, and CUB's DeviceMergeSort (the
 // harness's cub row, StableSortKeysCopy), each as ms and t / CUB. Then the tile sorts alone at
 // 2^24 and 2^28: variant 4's of 17,408 keys and the network's of 8192 and 16384, as ms and GB/s
-// (one read and one write of every key). Then the merge passes in chunks that stay in the L2
-// (fast::sort_runs_with's chunks, fast::kChunkL2Share): at 2^24, 2^26 and 2^28, variant 4 and
-// variant 5 (tiles of 16384) with chunks whose two buffers fill 0 (no chunks), 0.35, 0.5, 0.7
-// and 1.0 of the L2, each with its chunk (elements, MiB of one buffer) and its kernel launches; and u32
-// pairs (variant 4, values = input positions) at 2^24 and 2^28 with shares 0, 0.5 and 0.7. Every
-// output is compared with the host's answer (std::sort; for a tile sort, std::sort of each tile;
-// for pairs, the keys with the sorted keys and each value with the input position of an equal
-// key, increasing among equal keys: stability). Events, two warm-ups, the L2 flushed before each
-// of ten runs, medians (sweep_inputs.cuh). About 20 s on an H100 before the chunk rows; they add
-// an estimated 30 s.
+// (one read and one write of every key). Every output is compared with the host's answer
+// (std::sort; for a tile sort, std::sort of each tile). Events, two warm-ups, the L2 flushed
+// before each of ten runs, medians (sweep_inputs.cuh). About 20 s on an H100.
 #include "../merge_sort_5_network.cuh"
 #include "sweep_inputs.cuh"
 
@@ -45,18 +38,10 @@ using LargeTile = network::LargeTile;  // 512 x 32 = 16384
 
 struct Buffers {
     DeviceBuffer<std::uint32_t> in, out, scratch;
-    DeviceBuffer<PairValue> values_in, values_out, values_scratch;  // the pairs' rows
     DeviceBuffer<std::size_t> splits;
     void* cub_temp = nullptr;
     std::size_t cub_bytes = 0;
-    explicit Buffers(std::size_t max_n)
-        : in(max_n),
-          out(max_n),
-          scratch(max_n),
-          values_in(max_n),
-          values_out(max_n),
-          values_scratch(max_n),
-          splits(split_capacity(max_n)) {
+    explicit Buffers(std::size_t max_n) : in(max_n), out(max_n), scratch(max_n), splits(split_capacity(max_n)) {
         PMPP_CUDA_CHECK(cub::DeviceMergeSort::StableSortKeysCopy(nullptr, cub_bytes, in.data(), out.data(),
                                                                  static_cast<std::int64_t>(max_n), KeyLess{}));
         PMPP_CUDA_CHECK(cudaMalloc(&cub_temp, cub_bytes));
@@ -70,24 +55,7 @@ struct Buffers {
         a.splits = splits.data();
         return a;
     }
-    SortArgs<std::uint32_t, PairValue> pair_args() {
-        SortArgs<std::uint32_t, PairValue> a;
-        a.keys_in = in.data();
-        a.values_in = values_in.data();
-        a.keys_out = out.data();
-        a.values_out = values_out.data();
-        a.keys_scratch = scratch.data();
-        a.values_scratch = values_scratch.data();
-        a.splits = splits.data();
-        return a;
-    }
 };
-
-__global__ void fill_positions(PairValue* values, std::size_t n) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        values[i] = static_cast<PairValue>(i);
-}
 
 // The input drawn on the device, and its copy on the host.
 std::vector<std::uint32_t> draw(Buffers& b, std::size_t n, std::uint32_t distinct) {
@@ -113,18 +81,9 @@ std::vector<std::uint32_t> host_tiles_sorted(std::vector<std::uint32_t> v, std::
     return v;
 }
 
-// The input on the host and the host's answer, kept for the chunk rows (std::sort of 2^28 takes
-// a while).
-struct Drawn {
-    std::vector<std::uint32_t> in, want;
-};
-
 template <class Exec>
-Drawn sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& flusher) {
-    Drawn drawn;
-    drawn.in = draw(b, n, distinct);
-    drawn.want = host_sorted(drawn.in);
-    const std::vector<std::uint32_t>& want = drawn.want;
+void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& flusher) {
+    const std::vector<std::uint32_t> want = host_sorted(draw(b, n, distinct));
     std::printf("n=%zu (%s): merge passes from runs of 17408 / 8192 / 16384: %d / %d / %d\n", n,
                 distinct ? "16 distinct keys" : "random keys", merge_passes(n, Cfg::kSortTile),
                 merge_passes(n, SmallTile::kTile), merge_passes(n, LargeTile::kTile));
@@ -140,102 +99,14 @@ Drawn sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& f
         std::printf("  %-46s %9.4f ms (p10-p90 %4.1f%%) = %.3f x CUB  %s\n", name, s.median, 100 * s.spread(),
                     s.median / cub.median, verdict(want, b.out.data(), n));
     };
-    row("variant 4 (fast), sort tiles of 17408, no chunks",
+    row("variant 4 (fast), sort tiles of 17408",
         time_device(timing(), &flusher, [&] { fast::sort_with<Cfg, Exec>(args, n, KeyLess{}); }));
-    row("variant 5 (network), tiles of 8192, no chunks", time_device(timing(), &flusher, [&] {
+    row("variant 5 (network), network tiles of 8192", time_device(timing(), &flusher, [&] {
             network::sort_with<SmallTile, network::MergeConfig, Exec>(args, n, KeyLess{});
         }));
-    row("variant 5 (network), tiles of 16384, no chunks", time_device(timing(), &flusher, [&] {
+    row("variant 5 (network), network tiles of 16384", time_device(timing(), &flusher, [&] {
             network::sort_with<LargeTile, network::MergeConfig, Exec>(args, n, KeyLess{});
         }));
-    return drawn;
-}
-
-// What a share of the L2 makes of a sort of n from first runs of `width` (bytes per element:
-// keys and values): the passes made in chunks (m; 0 when none: fast::sort_runs_with's rule), the
-// chunk, and the kernels launched (a first-run sort per chunk, two kernels per pass).
-struct Schedule {
-    int m = 0;
-    std::size_t chunk = 0;
-    std::size_t launches = 0;
-};
-Schedule schedule_for(std::size_t n, std::size_t width, std::size_t bytes_per_element, double share) {
-    const int passes = merge_passes(n, width);
-    Schedule s;
-    s.m = fast::chunk_runs_log2_for(width, bytes_per_element, share, pmpp::device_limits().l2_bytes);
-    if (s.m < 1 || s.m >= passes) {
-        s.m = 0;
-        s.launches = 1 + 2 * static_cast<std::size_t>(passes);
-        return s;
-    }
-    s.chunk = width << s.m;
-    const std::size_t chunks = (n + s.chunk - 1) / s.chunk;
-    s.launches = chunks * (1 + 2 * static_cast<std::size_t>(s.m)) + 2 * static_cast<std::size_t>(passes - s.m);
-    return s;
-}
-
-// A pair sort's result against the input: the keys are `want`, and each value is the position in
-// the input of a key equal to its key, increasing among equal keys (so every position once, in
-// input order: stable).
-const char* pair_verdict(const Drawn& drawn, const Buffers& b, std::size_t n) {
-    std::vector<std::uint32_t> keys(n);
-    std::vector<PairValue> values(n);
-    PMPP_CUDA_CHECK(cudaMemcpy(keys.data(), b.out.data(), n * 4, cudaMemcpyDeviceToHost));
-    PMPP_CUDA_CHECK(cudaMemcpy(values.data(), b.values_out.data(), n * sizeof(PairValue), cudaMemcpyDeviceToHost));
-    if (keys != drawn.want) return "WRONG (keys)";
-    for (std::size_t i = 0; i < n; ++i) {
-        if (values[i] >= n || drawn.in[values[i]] != keys[i]) return "WRONG (a value left its key)";
-        if (i > 0 && keys[i] == keys[i - 1] && values[i] <= values[i - 1]) return "WRONG (unstable)";
-    }
-    return "ok";
-}
-
-// The chunk rows at n (the input drawn by sweep_size, still in b.in): keys, variant 4 and 5, for
-// each share; with `pairs`, u32 pairs (variant 4, the only pairs path) too.
-template <class Exec>
-void sweep_chunks(Buffers& b, const Drawn& drawn, std::size_t n, bool pairs, L2Flusher& flusher) {
-    constexpr double MiB = 1048576.0;
-    std::printf(
-        "merge passes in chunks that stay in L2, n=%zu (L2 %.0f MiB): share of the L2 for a chunk's two "
-        "buffers\n",
-        n, static_cast<double>(pmpp::device_limits().l2_bytes) / MiB);
-    const auto row = [&](const char* name, double share, const Schedule& s, std::size_t bytes, const Stats& t,
-                         double off_ms, const char* verdict_text) {
-        std::printf(
-            "  %-30s share %.2f: chunk %9zu (%5.1f MiB, 2^%d runs), %4zu launches %9.4f ms (p10-p90 %4.1f%%) "
-            "= %.3f x no chunks  %s\n",
-            name, share, s.chunk, static_cast<double>(s.chunk * bytes) / MiB, s.m, s.launches, t.median,
-            100 * t.spread(), t.median / off_ms, verdict_text);
-    };
-    SortArgs<std::uint32_t, NoValues> args = b.args();
-    for (int variant : {4, 5}) {
-        const std::size_t width = variant == 4 ? Cfg::kSortTile : LargeTile::kTile;
-        const char* name = variant == 4 ? "variant 4, tiles of 17408" : "variant 5, tiles of 16384";
-        double off_ms = 0;
-        for (double share : {0.0, 0.35, 0.5, 0.7, 1.0}) {
-            const Stats t = time_device(timing(), &flusher, [&] {
-                if (variant == 4)
-                    fast::sort_with<Cfg, Exec>(args, n, KeyLess{}, share);
-                else
-                    network::sort_with<LargeTile, network::MergeConfig, Exec>(args, n, KeyLess{}, share);
-            });
-            if (share == 0) off_ms = t.median;
-            row(name, share, schedule_for(n, width, 4, share), 4, t, off_ms, verdict(drawn.want, b.out.data(), n));
-        }
-    }
-    if (!pairs) return;
-    using PairCfg = fast::ShippedShape<sizeof(std::uint32_t) + sizeof(PairValue)>::type;
-    fill_positions<<<1024, 256>>>(b.values_in.data(), n);
-    PMPP_CHECK_LAUNCH();
-    SortArgs<std::uint32_t, PairValue> pair_args = b.pair_args();
-    double off_ms = 0;
-    for (double share : {0.0, 0.5, 0.7}) {
-        const Stats t =
-            time_device(timing(), &flusher, [&] { fast::sort_with<PairCfg, Exec>(pair_args, n, KeyLess{}, share); });
-        if (share == 0) off_ms = t.median;
-        row("variant 4, u32 pairs, tiles of 5632", share, schedule_for(n, PairCfg::kSortTile, 8, share), 8, t, off_ms,
-            pair_verdict(drawn, b, n));
-    }
 }
 
 // The tile sorts alone: each writes b.out from b.in.
@@ -280,19 +151,9 @@ int main() {
         using Exec = decltype(executor);
         sweep_size<Exec>(b, (std::size_t{1} << 20) + 13, 0, flusher);
         sweep_size<Exec>(b, (std::size_t{1} << 22) + 12345, 0, flusher);
-        {
-            const Drawn drawn = sweep_size<Exec>(b, std::size_t{1} << 24, 0, flusher);
-            sweep_chunks<Exec>(b, drawn, std::size_t{1} << 24, true, flusher);
-        }
+        sweep_size<Exec>(b, std::size_t{1} << 24, 0, flusher);
         sweep_size<Exec>(b, std::size_t{1} << 24, 16, flusher);
-        {
-            const Drawn drawn = sweep_size<Exec>(b, std::size_t{1} << 26, 0, flusher);
-            sweep_chunks<Exec>(b, drawn, std::size_t{1} << 26, false, flusher);
-        }
-        {
-            const Drawn drawn = sweep_size<Exec>(b, big, 0, flusher);
-            sweep_chunks<Exec>(b, drawn, big, true, flusher);
-        }
+        sweep_size<Exec>(b, big, 0, flusher);
         sweep_tile_sorts<Exec>(b, std::size_t{1} << 24, flusher, copy.gbs);
         sweep_tile_sorts<Exec>(b, big, flusher, copy.gbs);
     });

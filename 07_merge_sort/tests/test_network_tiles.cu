@@ -147,21 +147,17 @@ using ShippedSmall = network::SmallTile;  // 256 x 32 = 8192, what variant 5 run
 using Merge = network::MergeConfig;  // variant 4's merge passes
 
 // Variant 5's whole sort on the host: the network's tiles of Shape, then the merge passes.
-// With chunk_runs_log2 = m >= 1: the first m passes in chunks of 2^m tiles (fast::sort_runs_with).
 template <class Shape, int Lanes, class Key>
-void expect_network_sort_correct(std::size_t n, Distribution dist, int chunk_runs_log2 = 0) {
+void expect_network_sort_correct(std::size_t n, Distribution dist) {
     const pmpp::CheckResult r = fast::judge_host_sort<Key, NoValues>(
-        n, dist, pmpp::testing::test_seed(n * 8 + static_cast<int>(dist)),
-        [chunk_runs_log2](const auto& args, std::size_t count) {
+        n, dist, pmpp::testing::test_seed(n * 8 + static_cast<int>(dist)), [](const auto& args, std::size_t count) {
             fast::sort_runs_with<Merge, fast::HostExecutor<Lanes>, fast::PairTiledRuns>(
-                args, count, KeyLess{}, Shape::kTile,
-                [](const Key* in, const NoValues*, Key* out, NoValues*, std::size_t len) {
-                    network_tiles_on_host<Shape>(in, out, len);
-                },
-                chunk_runs_log2);
+                args, count, KeyLess{}, Shape::kTile, [count](const Key* in, const NoValues*, Key* out, NoValues*) {
+                    network_tiles_on_host<Shape>(in, out, count);
+                });
         });
-    EXPECT_TRUE(r.ok) << "network tiles of " << Shape::kTile << ", lanes " << Lanes << ", chunks of 2^"
-                      << chunk_runs_log2 << " tiles, n=" << n << " " << pmpp::to_string(dist) << ": " << r.report();
+    EXPECT_TRUE(r.ok) << "network tiles of " << Shape::kTile << ", lanes " << Lanes << ", n=" << n << " "
+                      << pmpp::to_string(dist) << ": " << r.report();
 }
 
 }  // namespace
@@ -249,16 +245,6 @@ TEST(NetworkSortEmulated, SortsPlainKeysFromTilesOf8192AcrossTheirEdges) {
         for (Distribution d : {Distribution::Uniform, Distribution::FewDistinct, Distribution::Reversed}) {
             expect_network_sort_correct<ShippedSmall, 16, std::uint32_t>(n, d);
             expect_network_sort_correct<ShippedSmall, 1, float>(n, d);
-        }
-}
-
-TEST(NetworkSortEmulated, SortsPlainKeysWithTheFirstPassesInChunksOfTilesAtEveryChunkEdge) {
-    // Tiles of 1024, chunks of 2^2 tiles (4096): below one chunk, one, several, a last chunk
-    // shorter than half a chunk and one shorter than a tile.
-    for (std::size_t n : {3000, 4096, 3 * 4096, 2 * 4096 + 1500, 2 * 4096 + 300, 4 * 4096 + 1})
-        for (Distribution d : {Distribution::Uniform, Distribution::FewDistinct, Distribution::Reversed}) {
-            expect_network_sort_correct<SmallShape, 8, std::uint32_t>(n, d, 2);
-            expect_network_sort_correct<SmallShape, 1, float>(n, d, 1);
         }
 }
 

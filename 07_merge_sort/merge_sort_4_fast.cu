@@ -105,16 +105,11 @@ void merge_fast(const Key* a, std::size_t na, const Key* b, std::size_t nb, Key*
     });
 }
 
-// The merge passes run in chunks whose two buffers fill fast::kChunkL2Share of the L2: each chunk
-// of first runs takes its tile sort and its first passes while it is in the L2, and only the
-// passes above the chunk cross the whole array (fast::sort_runs_with; NOTES.md, "Merge passes in
-// chunks that stay in L2"). Variant 5's driver uses the same share.
 template <class Key, class Value, class Less>
 void sort_fast(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
     with_shape_for_this_gpu<Key, Value>([&](auto config) {
-        fast::with_fastest_executor([&](auto executor) {
-            fast::sort_with<decltype(config), decltype(executor)>(args, n, less, fast::kChunkL2Share);
-        });
+        fast::with_fastest_executor(
+            [&](auto executor) { fast::sort_with<decltype(config), decltype(executor)>(args, n, less); });
     });
 }
 

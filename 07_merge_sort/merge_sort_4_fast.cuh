@@ -285,100 +285,35 @@ Runs<Key, Value> pass_runs(const Key* keys, const Value* values, std::size_t n, 
     }
 }
 
-// How much of the L2 a chunk of the merge passes may fill (sort_runs_with, chunk_runs_log2_for):
-// its two buffers (the pass's source and destination), keys and values. One value for both
-// variants' shipped drivers (merge_sort_4_fast.cu's sort_fast, merge_sort_5_network.cu's
-// sort_network). 0.7 is a first guess after exercise 05's chunks (0.64 of an H100's L2 was its
-// best, 05_bitonic/NOTES.md); to be replaced by what tune/sweep_network.cu measures.
-constexpr double kChunkL2Share = 0.7;
-
-// The largest m with chunks of first_run_width << m elements whose two buffers fit `share` of an
-// L2 of l2_bytes; 0 (no chunks) for share <= 0 or where not even m = 1 fits.
-inline int chunk_runs_log2_for(std::size_t first_run_width, std::size_t bytes_per_element, double share,
-                               std::size_t l2_bytes) {
-    if (share <= 0 || first_run_width == 0) return 0;
-    const double budget = share * static_cast<double>(l2_bytes);
-    int m = 0;
-    while (m < 40 &&
-           static_cast<double>(first_run_width << (m + 1)) * static_cast<double>(bytes_per_element) * 2 <= budget)
-        ++m;
-    return m;
-}
-// The same for this GPU's L2 (or the profile's: PMPP_DEVICE_PROFILE), for Key and Value arrays.
-// share <= 0 asks nothing of the device.
-template <class Key, class Value>
-int chunk_runs_log2_for_l2(std::size_t first_run_width, double share) {
-    if (share <= 0) return 0;
-    return chunk_runs_log2_for(first_run_width, sizeof(Key) + (kHasValues<Value> ? sizeof(Value) : 0), share,
-                               pmpp::device_limits().l2_bytes);
-}
-
 // The sort from sorted runs of first_run_width keys: sort_first_runs(keys_in, values_in,
-// keys_out, values_out, count) writes them (every first_run_width keys of [0, count) sorted on
-// their own), then merge_passes(n, first_run_width) merge passes of Cfg's merge tiles double
-// them. The first runs are written where the pass count makes the last pass land in the output.
-// Variant 4 sorts its runs with sort_tiles_kernel (sort_with below); variant 5 with 05's bitonic
-// network (merge_sort_5_network.cuh), whose runs of 8192 or 16384 keys take Runs = PairTiledRuns.
-//
-// Chunks that stay in L2 (chunk_runs_log2 = m >= 1, NOTES.md "Merge passes in chunks that stay
-// in L2"): pass p merges only inside aligned groups of 2^p first runs, so a chunk of
-// first_run_width << m elements can take its first-run sort and passes 1..m before the next
-// chunk starts, while its two buffers (source and destination, 2 x chunk bytes) are in the L2;
-// only passes m + 1.. cross the whole array (from DRAM at 2^24 and above, where nothing stays in
-// the L2 from one pass to the next). Each chunk is a sub-array of its own (pointers offset by
-// its start c0, n = its length, the same widths) written to the same buffers as the whole pass
-// p would be, so every chunk, a short last one too, makes all m passes (a run with no partner is
-// copied) and the whole array is in one buffer afterwards. The splits are reused by each chunk's
-// passes, which run one after another on the stream. The price is launches: the tile sort and
-// the 2m kernels of passes 1..m once per chunk instead of once. chunk_runs_log2 < 1, or m >= the
-// passes: no chunks, the passes over the whole array exactly as before.
+// keys_out, values_out) writes them (every first_run_width keys sorted on their own), then
+// merge_passes(n, first_run_width) merge passes of Cfg's merge tiles double them. The first runs
+// are written where the pass count makes the last pass land in the output. Variant 4 sorts its
+// runs with sort_tiles_kernel (sort_with below); variant 5 with 05's bitonic network
+// (merge_sort_5_network.cuh), whose runs of 8192 or 16384 keys take Runs = PairTiledRuns.
 template <class Cfg, class Exec, template <class, class> class Runs = SortedRuns, class Key, class Value, class Less,
           class SortFirstRuns>
 void sort_runs_with(const SortArgs<Key, Value>& args, std::size_t n, Less less, std::size_t first_run_width,
-                    SortFirstRuns sort_first_runs, int chunk_runs_log2 = 0) {
+                    SortFirstRuns sort_first_runs) {
     if (n == 0) return;
     const int passes = merge_passes(n, first_run_width);
-    const bool chunked = chunk_runs_log2 >= 1 && chunk_runs_log2 < passes;
-    const int chunk_passes = chunked ? chunk_runs_log2 : passes;
-    const std::size_t chunk = chunked ? first_run_width << chunk_passes : n;
-    // Passes first..last over [c0, c0 + len), each from where pass - 1 wrote to where pass writes.
-    const auto merge_passes_over = [&](std::size_t c0, std::size_t len, int first, int last) {
-        std::size_t width = first_run_width << (first - 1);
-        for (int pass = first; pass <= last; ++pass, width *= 2) {
-            const PassOutput<Key, Value> src = pass_output(args, pass - 1, passes);
-            const PassOutput<Key, Value> dst = pass_output(args, pass, passes);
-            const Runs<Key, Value> runs =
-                pass_runs<Runs>(src.keys + c0, offset(src.values, c0), len, width, Cfg::kMergeTile);
-            merge_runs<Cfg, Exec>(runs, args.splits, dst.keys + c0, offset(dst.values, c0), less);
-        }
-    };
-    const PassOutput<Key, Value> runs_out = pass_output(args, 0, passes);
-    for (std::size_t c0 = 0; c0 < n; c0 += chunk) {
-        const std::size_t len = min_of(chunk, n - c0);
-        sort_first_runs(args.keys_in + c0, offset(args.values_in, c0), runs_out.keys + c0, offset(runs_out.values, c0),
-                        len);
-        merge_passes_over(c0, len, 1, chunk_passes);
+    PassOutput<Key, Value> dst = pass_output(args, 0, passes);
+    sort_first_runs(args.keys_in, args.values_in, dst.keys, dst.values);
+    std::size_t width = first_run_width;
+    for (int pass = 1; pass <= passes; ++pass, width *= 2) {
+        const Runs<Key, Value> runs = pass_runs<Runs>(dst.keys, dst.values, n, width, Cfg::kMergeTile);
+        dst = pass_output(args, pass, passes);
+        merge_runs<Cfg, Exec>(runs, args.splits, dst.keys, dst.values, less);
     }
-    merge_passes_over(0, n, chunk_passes + 1, passes);  // none without chunks
 }
 
-// Tiles of kSortTile sorted by sort_tiles_kernel, then ceil(log2(n / kSortTile)) merge passes,
-// the first chunk_runs_log2 of them in chunks (sort_runs_with).
+// Tiles of kSortTile sorted by sort_tiles_kernel, then ceil(log2(n / kSortTile)) merge passes.
 template <class Cfg, class Exec = DeviceExecutor, class Key, class Value, class Less>
-void sort_with_chunks(const SortArgs<Key, Value>& args, std::size_t n, Less less, int chunk_runs_log2) {
-    sort_runs_with<Cfg, Exec>(
-        args, n, less, Cfg::kSortTile,
-        [&](const Key* in, const Value* in_values, Key* out, Value* out_values, std::size_t count) {
-            Exec::template sort_tiles<Cfg>(in, in_values, out, out_values, count, less);
-        },
-        chunk_runs_log2);
-}
-
-// The same with chunks that fill l2_share of this GPU's L2 (0: no chunks; the shipped driver
-// passes kChunkL2Share).
-template <class Cfg, class Exec = DeviceExecutor, class Key, class Value, class Less>
-void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less, double l2_share = 0) {
-    sort_with_chunks<Cfg, Exec>(args, n, less, chunk_runs_log2_for_l2<Key, Value>(Cfg::kSortTile, l2_share));
+void sort_with(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
+    sort_runs_with<Cfg, Exec>(args, n, less, Cfg::kSortTile,
+                              [&](const Key* in, const Value* in_values, Key* out, Value* out_values) {
+                                  Exec::template sort_tiles<Cfg>(in, in_values, out, out_values, n, less);
+                              });
 }
 
 }  // namespace

@@ -17,8 +17,6 @@
 // stable tile sort keeps in input order. The merge is variant 4's merge_fast.
 // PMPP 13.7 (parallel merge sort; the merge passes, chapter 12), with chapter 13's sorting
 // networks for the first runs (Batcher's bitonic sort, exercise 05).
-// The merge passes run in chunks that stay in the L2, with the share of the L2 variant 4 uses
-// (fast::kChunkL2Share; merge_sort_4_fast.cu).
 // Measured: not yet.
 #include "merge_sort_5_network.cuh"
 
@@ -63,9 +61,9 @@ void sort_network(const SortArgs<Key, Value>& args, std::size_t n, Less less) {
         fast::with_fastest_executor([&](auto executor) {
             using Exec = decltype(executor);
             if (large_network_tiles_fit())
-                network::sort_with<network::LargeTile, network::MergeConfig, Exec>(args, n, less, fast::kChunkL2Share);
+                network::sort_with<network::LargeTile, network::MergeConfig, Exec>(args, n, less);
             else
-                network::sort_with<network::SmallTile, network::MergeConfig, Exec>(args, n, less, fast::kChunkL2Share);
+                network::sort_with<network::SmallTile, network::MergeConfig, Exec>(args, n, less);
         });
     } else {
         sort_fast(args, n, less);  // values, u64 keys, events: the stable tile sort

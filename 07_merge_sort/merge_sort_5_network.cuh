@@ -100,26 +100,15 @@ void sort_tiles(const Key* keys_in, Key* keys_out, std::size_t n) {
 
 // The sort of plain 4-byte keys: tiles of Shape::kTile sorted by the network, then the merge
 // passes of Cfg (variant 4's fast::sort_runs_with; Exec launches them, fast::OverlappingExecutor
-// with programmatic dependent launch), the first chunk_runs_log2 of them in chunks that stay in
-// the L2 (sort_runs_with says how). A pair of runs of 8192 or 16384 keys is not a whole number of
-// merge tiles of 4352, so the passes lay their tiles out per pair (fast::PairTiledRuns).
+// with programmatic dependent launch). A pair of runs of 8192 or 16384 keys is not a whole number
+// of merge tiles of 4352, so the passes lay their tiles out per pair (fast::PairTiledRuns).
 template <class Shape, class Cfg, class Exec, class Key, class Less>
-void sort_with_chunks(const SortArgs<Key, NoValues>& args, std::size_t n, Less less, int chunk_runs_log2) {
+void sort_with(const SortArgs<Key, NoValues>& args, std::size_t n, Less less) {
     static_assert(kSortsWithNetwork<Key, NoValues, Less>, "the network sorts 4-byte keys without values");
     fast::sort_runs_with<Cfg, Exec, fast::PairTiledRuns>(
-        args, n, less, Shape::kTile,
-        [&](const Key* keys_in, const NoValues*, Key* keys_out, NoValues*, std::size_t count) {
-            sort_tiles<Shape>(keys_in, keys_out, count);
-        },
-        chunk_runs_log2);
-}
-
-// The same with chunks that fill l2_share of this GPU's L2 (0: no chunks; the shipped driver
-// passes fast::kChunkL2Share).
-template <class Shape, class Cfg, class Exec, class Key, class Less>
-void sort_with(const SortArgs<Key, NoValues>& args, std::size_t n, Less less, double l2_share = 0) {
-    sort_with_chunks<Shape, Cfg, Exec>(args, n, less,
-                                       fast::chunk_runs_log2_for_l2<Key, NoValues>(Shape::kTile, l2_share));
+        args, n, less, Shape::kTile, [&](const Key* keys_in, const NoValues*, Key* keys_out, NoValues*) {
+            sort_tiles<Shape>(keys_in, keys_out, n);
+        });
 }
 
 }  // namespace

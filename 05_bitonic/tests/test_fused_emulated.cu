@@ -5,6 +5,7 @@
 #include "../bitonic_4_fused.cuh"
 #include "../harness/bitonic_harness.h"
 #include "every_kind.h"
+#include "host_block.h"
 
 #include "common/testing.h"
 
@@ -20,27 +21,7 @@ using namespace bitonic::fused;
 
 namespace {
 
-// The executor of the block-level code on the host: for_each_thread runs every thread in turn;
-// shared memory is refilled with garbage after each window change, so a thread that reads a
-// slot nobody wrote in this change reads garbage.
-template <class Shape, bool kValues>
-struct HostBlock {
-    static constexpr u32 kGarbage = 0xDEADBEEFu;
-    std::vector<Registers<Shape, kValues>> regs = std::vector<Registers<Shape, kValues>>(Shape::kThreads);
-    std::vector<u32> storage = std::vector<u32>(2 * Shape::kSharedWords, kGarbage);
-    u32* shared_keys = storage.data();
-    u32* shared_values = storage.data() + Shape::kSharedWords;
-    u32 tile = 0;
-    int syncs = 0;
-
-    template <class F>
-    void for_each_thread(F&& f) {
-        for (u32 t = 0; t < static_cast<u32>(Shape::kThreads); ++t) f(t, regs[t]);
-    }
-    void sync() {
-        if (++syncs % 2 == 0) std::fill(storage.begin(), storage.end(), kGarbage);  // a window change is over
-    }
-};
+using bitonic_tests::HostBlock;  // the block-level code on the host, thread after thread (host_block.h)
 
 // bitonic_sort_fused, emulated: the plan's passes, each over the tiles or threads of its range.
 template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>

@@ -7,6 +7,8 @@
 #include "../harness/merge_sort_harness.h"
 #include "fast_host_executor.h"
 
+#include "05_bitonic/tests/host_block.h"
+
 #include "common/testing.h"
 
 #include <gtest/gtest.h>
@@ -26,30 +28,10 @@ using u32 = std::uint32_t;
 
 namespace {
 
-// An executor of 05's block-level code on the host (bitonic_4_fused.cuh: for_each_thread,
-// sync, shared_keys, shared_values, tile), keys only: every thread in turn; shared memory is
-// poisoned when a change of window is over (its second barrier), so a thread that reads a slot
-// nobody wrote in this change reads the poison. (05's tests have their own, HostBlock in
-// 05_bitonic/tests/test_fused_emulated.cu; this one is 07's, so 05's file stays 05's.)
+// 05's executor of its block-level code on the host (05_bitonic/tests/host_block.h): every thread
+// in turn, shared memory poisoned when a change of window is over.
 template <class Shape>
-struct HostTileBlock {
-    static constexpr u32 kPoison = 0xDEADBEEFu;
-    std::vector<bitonic::fused::Registers<Shape, false>> regs =
-        std::vector<bitonic::fused::Registers<Shape, false>>(Shape::kThreads);
-    std::vector<u32> shared = std::vector<u32>(Shape::kSharedWords, kPoison);
-    u32* shared_keys = shared.data();
-    u32* shared_values = nullptr;  // keys only: never touched
-    u32 tile = 0;
-    int syncs = 0;
-
-    template <class F>
-    void for_each_thread(F&& f) {
-        for (u32 t = 0; t < static_cast<u32>(Shape::kThreads); ++t) f(t, regs[t]);
-    }
-    void sync() {
-        if (++syncs % 2 == 0) std::fill(shared.begin(), shared.end(), kPoison);
-    }
-};
+using HostTileBlock = bitonic_tests::HostBlock<Shape, false>;
 
 // What network_sort_tiles_kernel does, block by block: keys_out = keys_in[0, n) sorted in tiles
 // of Shape::kTile, each on its own.

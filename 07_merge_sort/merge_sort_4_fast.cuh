@@ -24,6 +24,7 @@
 
 #include "common/cuda_check.h"
 #include "common/device_limits.h"
+#include "common/primitives/dependent_launch.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -53,23 +54,14 @@ struct ShippedShape {
     using small = Config<256, 512, kItems, 5>;
 };
 
-// Programmatic dependent launch (sm_90 and newer). A kernel launched with it (the
-// OverlappingExecutor below) may be resident before the kernel ahead of it on the stream has
-// finished, which hides the gap between the two. Each block waits for the previous kernel's
-// results first; when it has written its own, it lets the next kernel launch (the next kernel
-// starts once every block has done so or exited). Launched the usual way, both return at once.
+// Programmatic dependent launch (sm_90 and newer; common/primitives/dependent_launch.cuh). A
+// kernel launched with it (the OverlappingExecutor below) may be resident before the kernel ahead
+// of it on the stream has finished, which hides the gap between the two. Each block waits for the
+// previous kernel's results first; when it has written its own, it lets the next kernel launch.
 // Letting the next kernel launch at the start of each block instead made the sort of 2^28 keys
 // 1.4% slower (its blocks then sat waiting on the SMs through the whole kernel): NOTES.md.
-__device__ __forceinline__ void wait_for_previous_kernel() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void let_next_kernel_launch() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
+using pmpp::let_next_kernel_launch;
+using pmpp::wait_for_previous_kernel;
 
 template <class Layout, class Less>
 __global__ void partition_kernel(Layout runs, std::size_t tile, std::size_t tiles, std::size_t* splits, int lanes,
@@ -177,21 +169,7 @@ template <bool OVERLAP>
 struct BasicDeviceExecutor {
     template <class... Params, class... Args>
     static void launch(void (*kernel)(Params...), std::size_t blocks, int threads, std::size_t shared, Args&&... args) {
-        if constexpr (!OVERLAP) {
-            kernel<<<static_cast<unsigned>(blocks), threads, shared>>>(std::forward<Args>(args)...);
-        } else {
-            cudaLaunchConfig_t config = {};
-            config.gridDim = dim3(static_cast<unsigned>(blocks));
-            config.blockDim = dim3(static_cast<unsigned>(threads));
-            config.dynamicSmemBytes = shared;
-            cudaLaunchAttribute attribute[1];
-            attribute[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            attribute[0].val.programmaticStreamSerializationAllowed = 1;
-            config.attrs = attribute;
-            config.numAttrs = 1;
-            PMPP_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
-        }
-        PMPP_CHECK_LAUNCH();
+        pmpp::launch_kernel(OVERLAP, kernel, blocks, threads, shared, std::forward<Args>(args)...);
     }
 
     template <class Cfg, class Key, class Value, class Less>
@@ -231,20 +209,10 @@ struct BasicDeviceExecutor {
 using DeviceExecutor = BasicDeviceExecutor<false>;
 using OverlappingExecutor = BasicDeviceExecutor<true>;
 
-// Programmatic dependent launch needs code compiled for sm_90 or newer: a kernel JIT-compiled
-// from older PTX has no griddepcontrol instructions, and launched with the attribute it would
-// no longer wait for the kernel before it. The probe was compiled with the same flags as the
-// sort's kernels, so its PTX version is theirs.
-__global__ void overlap_probe_kernel() {}
-inline bool overlap_available() {
-    static const bool available = [] {
-        cudaFuncAttributes attributes{};
-        PMPP_CUDA_CHECK(cudaFuncGetAttributes(&attributes, overlap_probe_kernel));
-        // The device (or the profile, PMPP_DEVICE_PROFILE) must be sm_90 too.
-        return attributes.ptxVersion >= 90 && pmpp::device_limits().compute_capability >= 90;
-    }();
-    return available;
-}
+// Programmatic dependent launch needs code compiled for sm_90 or newer and an sm_90 device (or
+// profile): a kernel JIT-compiled from older PTX has no griddepcontrol instructions, and launched
+// with the attribute it would no longer wait for the kernel before it.
+inline bool overlap_available() { return pmpp::dependent_launch_available(); }
 // Calls run(executor) with the OverlappingExecutor where it is available, else the usual one.
 template <class Run>
 void with_fastest_executor(Run run) {

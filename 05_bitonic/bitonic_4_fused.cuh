@@ -455,11 +455,12 @@ inline Range threads_of(const Pass& pass) {
 // The chunk (log2 of its elements) whose passes stay in the L2 cache: at most l2_share of the L2
 // for the chunk's keys (and values); 31, no chunks, where even a tile would not fit.
 inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double l2_share, int log_tile) {
+    const double budget = l2_share * static_cast<double>(l2_bytes);
+    const auto fits = [&](int log_elements) { return static_cast<double>(element_bytes << log_elements) <= budget; };
+    if (!fits(log_tile)) return 31;
     int log_chunk = log_tile;
-    while (log_chunk < 31 &&
-           static_cast<double>(element_bytes << (log_chunk + 1)) <= l2_share * static_cast<double>(l2_bytes))
-        ++log_chunk;
-    return static_cast<double>(element_bytes << log_tile) <= l2_share * static_cast<double>(l2_bytes) ? log_chunk : 31;
+    while (log_chunk < 31 && fits(log_chunk + 1)) ++log_chunk;
+    return log_chunk;
 }
 
 // ---- GPU kernels and launches -------------------------------------------------------------------

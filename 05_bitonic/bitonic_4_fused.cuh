@@ -409,17 +409,20 @@ struct Pass {
 // Chunks (log_chunk < log2 of the padded length): the stages up to 2^log_chunk compare elements
 // only inside aligned chunks of 2^log_chunk, so one chunk can go through all of them before the
 // next starts. A chunk that fits the L2 cache is then read from DRAM once and written once for
-// those stages, its other passes hitting L2; only the stages above the chunk pass over the whole
-// array. The network and its comparators are the same; only the order of independent work
-// changes. log_chunk >= log_tile.
-inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, int log_chunk = 31) {
+// those stages, its other passes hitting L2. A longer stage starts with passes over the whole
+// array until its strides are shorter than a chunk; what is left of it (`tails_in_chunks`)
+// again compares only inside chunks, so it too goes chunk after chunk. The network and its
+// comparators are the same; only the order of independent work changes. log_chunk >= log_tile.
+inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, int log_chunk = 31,
+                              bool tails_in_chunks = true) {
     std::vector<Pass> passes;
     if (n < 2) return passes;
     const int log_n = log2_exact(padded_length(n));
     const u32 n32 = static_cast<u32>(n);
-    const auto add_stage = [&](int s, u32 begin, u32 end) {
+    // The long passes of stage s from stride 2^top down, and its tile merge, over [begin, end).
+    const auto add_strides = [&](int s, int top, u32 begin, u32 end) {
         const u32 k = 1u << s;
-        for (int top = s - 1; top >= log_tile;) {
+        for (; top >= log_tile;) {
             const int count = std::min(max_log_items, top - log_tile + 1);
             passes.push_back({Pass::Kind::GlobalStrides, k, top - count + 1, count, false, begin, end});
             top -= count;
@@ -428,12 +431,30 @@ inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, in
     };
     const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
     const u64 chunk = u64{1} << chunk_stages;
-    for (u64 begin = 0; begin < n32; begin += chunk) {
-        const u32 end = static_cast<u32>(std::min<u64>(n32, begin + chunk));
-        passes.push_back({Pass::Kind::SortTiles, 0, 0, 0, false, static_cast<u32>(begin), end});
-        for (int s = log_tile + 1; s <= chunk_stages; ++s) add_stage(s, static_cast<u32>(begin), end);
+    const auto for_each_chunk = [&](auto&& add) {
+        for (u64 begin = 0; begin < n32; begin += chunk)
+            add(static_cast<u32>(begin), static_cast<u32>(std::min<u64>(n32, begin + chunk)));
+    };
+    for_each_chunk([&](u32 begin, u32 end) {
+        passes.push_back({Pass::Kind::SortTiles, 0, 0, 0, false, begin, end});
+        for (int s = log_tile + 1; s <= chunk_stages; ++s) add_strides(s, s - 1, begin, end);
+    });
+    for (int s = chunk_stages + 1; s <= log_n; ++s) {
+        if (!tails_in_chunks) {
+            add_strides(s, s - 1, 0, n32);
+            continue;
+        }
+        int top = s - 1;
+        while (top >= chunk_stages) {  // strides of a chunk or longer: the whole array
+            const int count = std::min(max_log_items, top - log_tile + 1);
+            passes.push_back({Pass::Kind::GlobalStrides, 1u << s, top - count + 1, count, false, 0, n32});
+            top -= count;
+        }
+        for_each_chunk([&](u32 begin, u32 end) {
+            add_strides(s, top, begin, end);
+            if (s == log_n) passes.back().last = true;  // each chunk's last pass decodes its keys
+        });
     }
-    for (int s = chunk_stages + 1; s <= log_n; ++s) add_stage(s, 0, n32);
     passes.back().last = true;
     return passes;
 }
@@ -549,6 +570,7 @@ constexpr std::size_t tile_shared_bytes() {
 struct Schedule {
     int log_chunk = 31;
     bool dependent = false;
+    bool tails_in_chunks = true;
 };
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
@@ -571,7 +593,8 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
     (void)shared_memory_allowed;
     const bool dependent = schedule.dependent && pmpp::dependent_launch_available();
     const std::size_t element_bytes = sizeof(K) + (kValues ? sizeof(u32) : 0);
-    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk)) {
+    for (const Pass& pass :
+         plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks)) {
         const Range tiles = tiles_of(pass, Shape::kTile);
         switch (pass.kind) {
             case Pass::Kind::SortTiles:

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 #include <utility>
 
 using namespace pmpp;
@@ -139,36 +140,52 @@ TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
         }
 }
 
-// Chunks: every element meets the steps of the network in the network's order, each once, and
-// the passes of a chunk cover only its elements.
+// Chunks: every element meets the steps of the network in the network's order, each once, its
+// last pass (and only that one) decodes it, and the passes of a chunk cover only its elements
+// and compare only inside it: the stages up to the chunk, and with tails_in_chunks the strides
+// shorter than a chunk of the longer stages.
 TEST(FusedPlan, InChunksEveryElementStillMeetsEveryStepOnceAndInOrder) {
     constexpr int kLogTile = 10;
-    for (int log_chunk : {10, 11, 12, 14})
-        for (std::size_t n : {std::size_t{1} << 13, (std::size_t{1} << 14) + 5, std::size_t{3000}, std::size_t{1025}}) {
-            const auto passes = plan(n, kLogTile, 3, log_chunk);
-            const int log_n = bitonic::log2_exact(bitonic::padded_length(n));
-            std::vector<std::pair<int, int>> network;
-            for (int s = 1; s <= log_n; ++s)
-                for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
-            const std::size_t chunk = std::size_t{1} << std::min(log_chunk, log_n);
-            for (std::size_t g = 0; g < n; g += 97) {
-                std::vector<Pass> covering;
-                for (const Pass& p : passes)
-                    if (p.begin <= g && g < p.end) covering.push_back(p);
-                EXPECT_EQ(steps_of(covering, kLogTile), network) << "n=" << n << " chunk 2^" << log_chunk << " g=" << g;
-            }
-            for (const Pass& p : passes) {
-                EXPECT_LT(p.begin, p.end);
-                EXPECT_LE(p.end, n);
-                if (p.end - p.begin < n) {  // a chunk's pass: inside one chunk, and its strides too
-                    EXPECT_EQ(p.begin % chunk, 0u);
-                    EXPECT_LE(p.end - p.begin, chunk);
-                    EXPECT_LE(p.k, chunk);
+    for (bool tails_in_chunks : {false, true})
+        for (int log_chunk : {10, 11, 12, 14})
+            for (std::size_t n :
+                 {std::size_t{1} << 13, (std::size_t{1} << 14) + 5, std::size_t{3000}, std::size_t{1025}}) {
+                const auto passes = plan(n, kLogTile, 3, log_chunk, tails_in_chunks);
+                const int log_n = bitonic::log2_exact(bitonic::padded_length(n));
+                std::vector<std::pair<int, int>> network;
+                for (int s = 1; s <= log_n; ++s)
+                    for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
+                const std::size_t chunk = std::size_t{1} << std::min(log_chunk, log_n);
+                const std::string where = "n=" + std::to_string(n) + " chunk 2^" + std::to_string(log_chunk) +
+                                          (tails_in_chunks ? " tails in chunks" : "");
+                for (std::size_t g = 0; g < n; g += 97) {
+                    std::vector<Pass> covering;
+                    for (const Pass& p : passes)
+                        if (p.begin <= g && g < p.end) covering.push_back(p);
+                    EXPECT_EQ(steps_of(covering, kLogTile), network) << where << " g=" << g;
+                    ASSERT_FALSE(covering.empty());
+                    EXPECT_TRUE(covering.back().last) << where << " g=" << g;
+                    EXPECT_EQ(std::count_if(covering.begin(), covering.end(), [](const Pass& p) { return p.last; }), 1)
+                        << where << " g=" << g;
                 }
+                std::size_t tail_passes = 0;
+                for (const Pass& p : passes) {
+                    EXPECT_LT(p.begin, p.end);
+                    EXPECT_LE(p.end, n);
+                    if (p.end - p.begin < n) {  // a chunk's pass: inside one chunk, and its strides too
+                        EXPECT_EQ(p.begin % chunk, 0u) << where;
+                        EXPECT_LE(p.end - p.begin, chunk) << where;
+                        if (p.kind == Pass::Kind::GlobalStrides)  // its longest stride is below the chunk
+                            EXPECT_LE(std::size_t{1} << (p.low_bit + p.log_items), chunk) << where;
+                        if (p.k > chunk) ++tail_passes;
+                    }
+                }
+                if (!tails_in_chunks || chunk >= n)
+                    EXPECT_EQ(tail_passes, 0u) << where;
+                else
+                    EXPECT_GT(tail_passes, 0u) << where << ": the longer stages end chunk by chunk";
+                EXPECT_TRUE(passes.back().last);
             }
-            EXPECT_TRUE(passes.back().last);
-            EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
-        }
 }
 
 TEST(FusedPlan, TheChunkIsTheLargestPowerOfTwoInTheL2Share) {
@@ -192,6 +209,10 @@ TEST(FusedPlan, LaunchesWhatTheNotesPredict) {
     EXPECT_EQ(plan(std::size_t{1} << 24, 13, 5).size(), 30u);
     EXPECT_EQ(plan(std::size_t{1} << 26, 13, 5).size(), 38u);
     EXPECT_EQ(plan(std::size_t{1} << 24, 13, 3).size(), 38u);
+    // Chunks of 2^23 with tiles of 16384 (an H100 or H200): 23 passes a chunk; the last stage is
+    // 3 passes over the whole array, or 1 and then 2 a chunk.
+    EXPECT_EQ(plan(std::size_t{1} << 24, 14, 5, 23, false).size(), 2 * 23u + 3u);
+    EXPECT_EQ(plan(std::size_t{1} << 24, 14, 5, 23).size(), 2 * 23u + 1u + 2 * 2u);
 }
 
 // ---- layout and index arithmetic ---------------------------------------------------------------------

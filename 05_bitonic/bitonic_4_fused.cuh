@@ -336,6 +336,69 @@ PMPP_HD void merge_tile(Block& block, K* keys, u32* values, u32 n, u32 k, u32 fl
     store_tile<Shape, kValues>(block, keys, values, n, flip, last_pass);
 }
 
+// ---- Strides longer than a tile, a block at a time -----------------------------------------------
+// One thread's registers hold at most 2^kMaxLogGlobalItems elements, so a long pass covers at
+// most that many strides. A block holds a tile's worth: kTile elements that differ in the 5
+// lowest index bits (32 consecutive elements, one warp's coalesced access) and in kLogTile - 5
+// bits higher up, the pass's strides at the top of them (and below those, bits it does not
+// compare on). Its steps run as a tile merge's do, through the windows and shared memory, over
+// the tile bits that stand for the strides: up to kLogTile - 5 strides a pass (8 or 9, against 5).
+// Tile index i stands for array index first | (i mod 32) | (i / 32) << base_bit.
+struct BlockSpan {
+    int base_bit;  // tile bit 5 stands for this index bit
+    int top_bit;  // base_bit + kLogTile - 5: the lowest index bit above the block's
+};
+template <class Shape>
+PMPP_HD BlockSpan block_span(int low_bit, int log_items) {
+    const int base_bit = low_bit + log_items - (Shape::kLogTile - 5);
+    return {base_bit, base_bit + Shape::kLogTile - 5};
+}
+
+// Stage k's strides 2^low_bit ... 2^(low_bit + log_items - 1), log_items <= kLogTile - 5 and
+// low_bit >= kLogTile, on block number block.tile (its bits below base_bit - 5 fill index bits 5 ..., the rest go above
+// top_bit). One direction per block: every bit it varies in is below k.
+#pragma nv_exec_check_disable
+template <class Shape, bool kValues, class K, class Block>
+PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items) {
+    const BlockSpan span = block_span<Shape>(low_bit, log_items);
+    const int low_blocks = span.base_bit - 5;
+    const u32 first = ((block.tile >> low_blocks) << span.top_bit) | ((block.tile & ((1u << low_blocks) - 1u)) << 5);
+    const u32 direction = direction_bits(((first ^ (n - 1)) & k) == 0);
+    const int register_shift = span.base_bit + Shape::kLogThreads - 5;  // tile index t + r * kThreads
+    const auto thread_first = [&](u32 t) { return first | (t & 31u) | ((t >> 5) << span.base_bit); };
+    block.for_each_thread([&](u32 t, auto& regs) {
+        const u32 mine = thread_first(t);
+        BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) {
+            const u32 g = mine + (static_cast<u32>(r) << register_shift);
+            regs.key[r] = (g < n ? bits_of(keys[g]) : kPadding) ^ direction;
+            if constexpr (kValues) regs.value[r] = g < n ? values[g] : 0u;
+        }
+    });
+    const int lowest = Shape::kLogTile - log_items;  // the tile bit of the shortest stride
+    static_for<0, Shape::kLogTile - 5>([&](auto step) {
+        constexpr int kBit = Shape::kLogTile - 1 - decltype(step)::value;
+        constexpr int kWindow = Shape::window_of(kBit);
+        constexpr int kPrevious = kBit + 1 < Shape::kLogTile ? Shape::window_of(kBit + 1) : Shape::kLinearWindow;
+        if (kBit < lowest) return;  // the same for every thread of the block: no barrier is skipped by some
+        change_window<Shape, kValues, kPrevious, kWindow>(block);
+        exchange_in_registers<Shape, kValues, kWindow, kBit>(block);
+    });
+    if (Shape::window_of(lowest) != Shape::kLinearWindow)  // window_of(5) = 5, where the steps ended
+        change_window<Shape, kValues, Shape::window_of(5), Shape::kLinearWindow>(block);
+    block.for_each_thread([&](u32 t, auto& regs) {
+        const u32 mine = thread_first(t);
+        BITONIC_UNROLL
+        for (int r = 0; r < Shape::kItems; ++r) {
+            const u32 g = mine + (static_cast<u32>(r) << register_shift);
+            if (g < n) {
+                keys[g] = key_from_bits<K>(regs.key[r] ^ direction);
+                if constexpr (kValues) values[g] = regs.value[r];
+            }
+        }
+    });
+}
+
 // ---- Strides longer than a tile: registers only ------------------------------------------------
 
 // Thread t's first element in a pass over strides 2^low_bit ... 2^(low_bit + kLogItems - 1): the
@@ -392,10 +455,10 @@ PMPP_HD void global_pass_thread(u32 t, K* keys, u32* values, u32 n, u32 k, int l
 // ---- The plan: which passes sort n elements ------------------------------------------------------
 
 struct Pass {
-    enum class Kind { SortTiles, GlobalStrides, MergeTiles };
+    enum class Kind { SortTiles, GlobalStrides, BlockStrides, MergeTiles };
     Kind kind = Kind::SortTiles;
-    u32 k = 0;  // the stage (GlobalStrides, MergeTiles)
-    int low_bit = 0;  // GlobalStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
+    u32 k = 0;  // the stage (GlobalStrides, BlockStrides, MergeTiles)
+    int low_bit = 0;  // Global/BlockStrides: strides 2^low_bit ... 2^(low_bit + log_items - 1)
     int log_items = 0;
     bool last = false;  // the last pass decodes the keys
     // The elements [begin, end) the pass covers: the whole array, or one chunk (below).
@@ -403,8 +466,37 @@ struct Pass {
     u32 end = 0;
 };
 
+// How the m long strides of a stage split into passes, from the top: as few passes as the
+// wider kind allows (at most max_log_items strides in one thread's registers, or
+// max_log_block_items in a block, 0: none), and of those as many as possible in registers,
+// which cost less (no shared memory, no barrier). A block pass takes more strides than a
+// register pass could.
+struct StrideGroup {
+    Pass::Kind kind;
+    int count;
+};
+inline std::vector<StrideGroup> stride_groups(int m, int max_log_items, int max_log_block_items) {
+    std::vector<StrideGroup> groups;
+    const int widest = std::max(max_log_items, max_log_block_items);
+    const int passes = (m + widest - 1) / widest;
+    int blocks = 0;
+    if (max_log_block_items > max_log_items && m > passes * max_log_items)
+        blocks = (m - passes * max_log_items + (max_log_block_items - max_log_items) - 1) /
+                 (max_log_block_items - max_log_items);
+    const int registers = passes - blocks;
+    while (m > 0) {
+        const bool block = blocks > 0;
+        const int count =
+            block ? std::min(max_log_block_items, m - registers * max_log_items) : std::min(max_log_items, m);
+        groups.push_back({block ? Pass::Kind::BlockStrides : Pass::Kind::GlobalStrides, count});
+        blocks -= block ? 1 : 0;
+        m -= count;
+    }
+    return groups;
+}
+
 // One SortTiles; then for each stage longer than a tile, its long strides from the top in
-// groups of at most max_log_items, and one MergeTiles for the strides below the tile.
+// groups (stride_groups), and one MergeTiles for the strides below the tile.
 //
 // Chunks (log_chunk < log2 of the padded length): the stages up to 2^log_chunk compare elements
 // only inside aligned chunks of 2^log_chunk, so one chunk can go through all of them before the
@@ -414,44 +506,50 @@ struct Pass {
 // again compares only inside chunks, so it too goes chunk after chunk. The network and its
 // comparators are the same; only the order of independent work changes. log_chunk >= log_tile.
 inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, int log_chunk = 31,
-                              bool tails_in_chunks = true) {
+                              bool tails_in_chunks = true, int max_log_block_items = 0) {
     std::vector<Pass> passes;
     if (n < 2) return passes;
     const int log_n = log2_exact(padded_length(n));
     const u32 n32 = static_cast<u32>(n);
-    // The long passes of stage s from stride 2^top down, and its tile merge, over [begin, end).
-    const auto add_strides = [&](int s, int top, u32 begin, u32 end) {
-        const u32 k = 1u << s;
-        for (; top >= log_tile;) {
-            const int count = std::min(max_log_items, top - log_tile + 1);
-            passes.push_back({Pass::Kind::GlobalStrides, k, top - count + 1, count, false, begin, end});
-            top -= count;
-        }
-        passes.push_back({Pass::Kind::MergeTiles, k, 0, 0, false, begin, end});
-    };
     const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
     const u64 chunk = u64{1} << chunk_stages;
     const auto for_each_chunk = [&](auto&& add) {
         for (u64 begin = 0; begin < n32; begin += chunk)
             add(static_cast<u32>(begin), static_cast<u32>(std::min<u64>(n32, begin + chunk)));
     };
+    // Stage s's passes: its long-stride groups [first, last) (the group j's strides end below
+    // tops[j]) over [begin, end), and with `merge` its tile merge.
+    const auto add_passes = [&](int s, const std::vector<StrideGroup>& groups, std::size_t first, std::size_t last,
+                                u32 begin, u32 end, bool merge) {
+        int top = s - 1;
+        for (std::size_t j = 0; j < groups.size(); ++j) {
+            if (j >= first && j < last)
+                passes.push_back(
+                    {groups[j].kind, 1u << s, top - groups[j].count + 1, groups[j].count, false, begin, end});
+            top -= groups[j].count;
+        }
+        if (merge) passes.push_back({Pass::Kind::MergeTiles, 1u << s, 0, 0, false, begin, end});
+    };
+    const auto groups_of = [&](int s) { return stride_groups(s - log_tile, max_log_items, max_log_block_items); };
     for_each_chunk([&](u32 begin, u32 end) {
         passes.push_back({Pass::Kind::SortTiles, 0, 0, 0, false, begin, end});
-        for (int s = log_tile + 1; s <= chunk_stages; ++s) add_strides(s, s - 1, begin, end);
+        for (int s = log_tile + 1; s <= chunk_stages; ++s) {
+            const auto groups = groups_of(s);
+            add_passes(s, groups, 0, groups.size(), begin, end, true);
+        }
     });
     for (int s = chunk_stages + 1; s <= log_n; ++s) {
+        const auto groups = groups_of(s);
         if (!tails_in_chunks) {
-            add_strides(s, s - 1, 0, n32);
+            add_passes(s, groups, 0, groups.size(), 0, n32, true);
             continue;
         }
-        int top = s - 1;
-        while (top >= chunk_stages) {  // strides of a chunk or longer: the whole array
-            const int count = std::min(max_log_items, top - log_tile + 1);
-            passes.push_back({Pass::Kind::GlobalStrides, 1u << s, top - count + 1, count, false, 0, n32});
-            top -= count;
-        }
+        // Groups that reach a stride of a chunk or longer pass over the whole array.
+        std::size_t whole = 0;
+        for (int top = s - 1; whole < groups.size() && top >= chunk_stages; ++whole) top -= groups[whole].count;
+        add_passes(s, groups, 0, whole, 0, n32, false);
         for_each_chunk([&](u32 begin, u32 end) {
-            add_strides(s, top, begin, end);
+            add_passes(s, groups, whole, groups.size(), begin, end, true);
             if (s == log_n) passes.back().last = true;  // each chunk's last pass decodes its keys
         });
     }
@@ -467,6 +565,15 @@ struct Range {
 };
 inline Range tiles_of(const Pass& pass, u32 tile) {
     return {pass.begin / tile, static_cast<u32>((u64{pass.end} + tile - 1) / tile)};
+}
+// The blocks of a BlockStrides pass: 2^(base_bit - 5) for every aligned 2^top_bit elements
+// (block_span); a block past n holds padding only, loads and stores nothing.
+inline Range blocks_of(const Pass& pass, int log_tile) {
+    const int top_bit = pass.low_bit + pass.log_items;
+    const int low_blocks = top_bit - (log_tile - 5) - 5;
+    const u64 group = u64{1} << top_bit;
+    return {static_cast<u32>((pass.begin / group) << low_blocks),
+            static_cast<u32>(((pass.end + group - 1) / group) << low_blocks)};
 }
 inline Range threads_of(const Pass& pass) {
     return {global_pass_threads(pass.begin, pass.low_bit, pass.log_items),
@@ -522,6 +629,16 @@ __global__ void __launch_bounds__(Shape::kThreads)
     pmpp::let_next_kernel_launch();
 }
 
+template <class Shape, bool kValues, class K>
+__global__ void __launch_bounds__(Shape::kThreads)
+    block_strides_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items, u32 first_block) {
+    pmpp::wait_for_previous_kernel();
+    extern __shared__ u32 shared_words[];
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_block + blockIdx.x};
+    block_strides<Shape, kValues>(block, keys, values, n, k, low_bit, log_items);
+    pmpp::let_next_kernel_launch();
+}
+
 constexpr int kGlobalThreads = 256;
 
 template <int kLogItems, bool kValues, class K>
@@ -571,6 +688,7 @@ struct Schedule {
     int log_chunk = 31;
     bool dependent = false;
     bool tails_in_chunks = true;
+    bool block_passes = false;  // long passes of up to kLogTile - 5 strides in a block (BlockStrides)
 };
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
@@ -588,13 +706,16 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
                                           "bitonic_sort_fused's tile sort");
         pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes,
                                           "bitonic_sort_fused's tile merge");
+        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, K>, shared_bytes,
+                                          "bitonic_sort_fused's long pass in blocks");
         return true;
     }();
     (void)shared_memory_allowed;
     const bool dependent = schedule.dependent && pmpp::dependent_launch_available();
     const std::size_t element_bytes = sizeof(K) + (kValues ? sizeof(u32) : 0);
-    for (const Pass& pass :
-         plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks)) {
+    const int max_log_block_items = schedule.block_passes ? Shape::kLogTile - 5 : 0;
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks,
+                                 max_log_block_items)) {
         const Range tiles = tiles_of(pass, Shape::kTile);
         switch (pass.kind) {
             case Pass::Kind::SortTiles:
@@ -604,6 +725,13 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
             case Pass::Kind::GlobalStrides:
                 launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32, dependent);
                 break;
+            case Pass::Kind::BlockStrides: {
+                const Range blocks = blocks_of(pass, Shape::kLogTile);
+                pmpp::launch_kernel(dependent, block_strides_kernel<Shape, kValues, K>, blocks.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, pass.k, pass.low_bit, pass.log_items,
+                                    blocks.first);
+                break;
+            }
             case Pass::Kind::MergeTiles:
                 pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
                                     shared_bytes, keys, values, n32, pass.k, flip, pass.last, tiles.first);

@@ -143,14 +143,28 @@ TEST_P(EverySort, SortsSignedZerosInfinitiesNaNsAndIntegerExtremes) {
 // only above 2^23 keys on a large L2 (or 2^19 under the t4 profile), at sizes a test can afford:
 // several whole chunks, a partial last chunk, one chunk. Tiles of 4096 (chunks of 2^14), which fit
 // every supported GPU with values too (8192 with values does not fit a T4's 64 KiB a block).
+template <typename K, int kLogChunk, bool kBlockStrides>
+void fused_with_schedule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    using Shape = fused::TileShape<7, 5>;
+    const fused::Schedule schedule{kLogChunk, true, true, kBlockStrides};
+    if (values != nullptr)
+        fused::sort_with<Shape, 3, true>(keys, values, n, order, schedule);
+    else
+        fused::sort_with<Shape, 5, false>(keys, values, n, order, schedule);
+}
 template <typename K>
 void fused_in_chunks_of_four_tiles(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    using Shape = fused::TileShape<7, 5>;
-    const fused::Schedule chunks{14, true};
-    if (values != nullptr)
-        fused::sort_with<Shape, 3, true>(keys, values, n, order, chunks);
-    else
-        fused::sort_with<Shape, 5, false>(keys, values, n, order, chunks);
+    fused_with_schedule<K, 14, false>(keys, values, n, order);
+}
+// Long passes of up to 7 strides a block at a time (tiles of 4096): 6 and 7 strides for keys
+// alone, 4 to 7 with values, in chunks of 2^14 and over the whole array.
+template <typename K>
+void fused_with_block_passes_in_chunks(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    fused_with_schedule<K, 14, true>(keys, values, n, order);
+}
+template <typename K>
+void fused_with_block_passes(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    fused_with_schedule<K, 31, true>(keys, values, n, order);
 }
 
 TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
@@ -163,6 +177,16 @@ TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
         }
     const CheckResult r = check_fn(fn, (std::size_t{1} << 17) + 1, Distribution::FewDistinct, kU32AscendingKeys, 5);
     EXPECT_TRUE(r.ok) << r.report();
+}
+
+TEST(FusedSchedule, LongPassesInBlocksSortEveryKindOnTheGpuInChunksAndWithout) {
+    PMPP_REQUIRE_GPU();
+    for (const BitonicFn& fn : {BITONIC_FN(fused_with_block_passes_in_chunks), BITONIC_FN(fused_with_block_passes)})
+        for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials())
+            for (std::size_t n : {(std::size_t{1} << 17) + 5, (std::size_t{1} << 18) + 3, std::size_t{1} << 19}) {
+                const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
+                EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+            }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllSorts, EverySort,

@@ -26,10 +26,20 @@ using bitonic_tests::HostBlock;  // the block-level code on the host, thread aft
 
 // bitonic_sort_fused, emulated: the plan's passes, each over the tiles or threads of its range.
 template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
-void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, int log_chunk) {
+void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, int log_chunk, bool block_passes) {
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     const u32 n32 = static_cast<u32>(n);
-    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, log_chunk)) {
+    const int max_log_block_items = block_passes ? Shape::kLogTile - 5 : 0;
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, log_chunk, true, max_log_block_items)) {
+        if (pass.kind == Pass::Kind::BlockStrides) {
+            const Range blocks = blocks_of(pass, Shape::kLogTile);
+            for (u32 b = blocks.first; b < blocks.last; ++b) {
+                HostBlock<Shape, kValues> block;
+                block.tile = b;
+                block_strides<Shape, kValues>(block, keys, values, n32, pass.k, pass.low_bit, pass.log_items);
+            }
+            continue;
+        }
         if (pass.kind == Pass::Kind::GlobalStrides) {
             static_for<1, kMaxLogGlobalItems + 1>([&](auto log_items) {
                 constexpr int kLogItems = decltype(log_items)::value;
@@ -53,14 +63,15 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, int log
 }
 
 // emulate_fused as a host sort of any key type (values null for keys alone); LogChunk 31: no chunks.
-template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31>
+template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31, bool kBlockStrides = false>
 struct EmulatedFused {
     template <class K>
     void operator()(K* keys, u32* values, std::size_t n, SortOrder order) const {
         if (values != nullptr)
-            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order, kLogChunk);
+            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order, kLogChunk, kBlockStrides);
         else
-            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order, kLogChunk);
+            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order, kLogChunk,
+                                                            kBlockStrides);
     }
 };
 
@@ -78,6 +89,7 @@ std::vector<std::pair<int, int>> steps_of(const std::vector<Pass>& passes, int l
                     for (int b = stage - 1; b >= 0; --b) steps.push_back({stage, b});
                 break;
             case Pass::Kind::GlobalStrides:
+            case Pass::Kind::BlockStrides:
                 for (int b = p.low_bit + p.log_items - 1; b >= p.low_bit; --b) steps.push_back({s, b});
                 break;
             case Pass::Kind::MergeTiles:
@@ -110,6 +122,18 @@ TEST(FusedEmulated, SortsInChunksThatGoThroughTheirOwnStagesFirst) {
                                                              EmulatedFused<SmallShape, 2, 10>{});
 }
 
+TEST(FusedEmulated, SortsWithLongPassesInBlocksInAndAcrossWindows) {
+    // Tiles of 2048 (64 threads x 32): a block pass covers up to 6 strides, 5 of them in the
+    // linear window and the 6th after a change of window; 3 strides in registers. Up to 2^17:
+    // stages past the tile with 1 to 6 long strides, in blocks of 4 to 6; chunks of 2^13 too.
+    using Shape = TileShape<6, 5>;
+    std::vector<std::size_t> sizes = {2047, 2049, 4096, 8193, 3 * 8192 + 17, (std::size_t{1} << 17) - 1};
+    bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<Shape, 3, 31, true>{});
+    for (std::size_t n : {std::size_t{40000}, (std::size_t{1} << 17) + 3})
+        bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
+                                                             EmulatedFused<Shape, 3, 13, true>{});
+}
+
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
     // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile: 2 passes of at most 5 for
     // keys alone, 2 of at most 3 with values (the pass widths bitonic_4_fused.cu ships).
@@ -125,19 +149,23 @@ TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
 // ---- the plan ---------------------------------------------------------------------------------------
 
 TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
-    for (int max_log_items : {1, 3, 4, 5})
-        for (int log_n = 14; log_n <= 27; ++log_n) {
-            const std::size_t n = (std::size_t{1} << (log_n - 1)) + 1;  // padded to 2^log_n
-            const auto passes = plan(n, ShippedShape::kLogTile, max_log_items);
-            std::vector<std::pair<int, int>> network;
-            for (int s = 1; s <= log_n; ++s)
-                for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
-            EXPECT_EQ(steps_of(passes, ShippedShape::kLogTile), network) << "n=" << n << " max=" << max_log_items;
-            for (const Pass& p : passes)
-                if (p.kind == Pass::Kind::GlobalStrides) EXPECT_LE(p.log_items, max_log_items);
-            EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
-            EXPECT_TRUE(passes.back().last);
-        }
+    for (int max_log_block_items : {0, 8})
+        for (int max_log_items : {1, 3, 4, 5})
+            for (int log_n = 14; log_n <= 27; ++log_n) {
+                const std::size_t n = (std::size_t{1} << (log_n - 1)) + 1;  // padded to 2^log_n
+                const auto passes = plan(n, ShippedShape::kLogTile, max_log_items, 31, true, max_log_block_items);
+                std::vector<std::pair<int, int>> network;
+                for (int s = 1; s <= log_n; ++s)
+                    for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
+                EXPECT_EQ(steps_of(passes, ShippedShape::kLogTile), network) << "n=" << n << " max=" << max_log_items;
+                for (const Pass& p : passes)
+                    if (p.kind == Pass::Kind::GlobalStrides)
+                        EXPECT_LE(p.log_items, max_log_items);
+                    else if (p.kind == Pass::Kind::BlockStrides)
+                        EXPECT_LE(p.log_items, max_log_block_items);
+                EXPECT_EQ(std::count_if(passes.begin(), passes.end(), [](const Pass& p) { return p.last; }), 1);
+                EXPECT_TRUE(passes.back().last);
+            }
 }
 
 // Chunks: every element meets the steps of the network in the network's order, each once, its
@@ -146,45 +174,80 @@ TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
 // shorter than a chunk of the longer stages.
 TEST(FusedPlan, InChunksEveryElementStillMeetsEveryStepOnceAndInOrder) {
     constexpr int kLogTile = 10;
-    for (bool tails_in_chunks : {false, true})
-        for (int log_chunk : {10, 11, 12, 14})
-            for (std::size_t n :
-                 {std::size_t{1} << 13, (std::size_t{1} << 14) + 5, std::size_t{3000}, std::size_t{1025}}) {
-                const auto passes = plan(n, kLogTile, 3, log_chunk, tails_in_chunks);
-                const int log_n = bitonic::log2_exact(bitonic::padded_length(n));
-                std::vector<std::pair<int, int>> network;
-                for (int s = 1; s <= log_n; ++s)
-                    for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
-                const std::size_t chunk = std::size_t{1} << std::min(log_chunk, log_n);
-                const std::string where = "n=" + std::to_string(n) + " chunk 2^" + std::to_string(log_chunk) +
-                                          (tails_in_chunks ? " tails in chunks" : "");
-                for (std::size_t g = 0; g < n; g += 97) {
-                    std::vector<Pass> covering;
-                    for (const Pass& p : passes)
-                        if (p.begin <= g && g < p.end) covering.push_back(p);
-                    EXPECT_EQ(steps_of(covering, kLogTile), network) << where << " g=" << g;
-                    ASSERT_FALSE(covering.empty());
-                    EXPECT_TRUE(covering.back().last) << where << " g=" << g;
-                    EXPECT_EQ(std::count_if(covering.begin(), covering.end(), [](const Pass& p) { return p.last; }), 1)
-                        << where << " g=" << g;
-                }
-                std::size_t tail_passes = 0;
-                for (const Pass& p : passes) {
-                    EXPECT_LT(p.begin, p.end);
-                    EXPECT_LE(p.end, n);
-                    if (p.end - p.begin < n) {  // a chunk's pass: inside one chunk, and its strides too
-                        EXPECT_EQ(p.begin % chunk, 0u) << where;
-                        EXPECT_LE(p.end - p.begin, chunk) << where;
-                        if (p.kind == Pass::Kind::GlobalStrides)  // its longest stride is below the chunk
-                            EXPECT_LE(std::size_t{1} << (p.low_bit + p.log_items), chunk) << where;
-                        if (p.k > chunk) ++tail_passes;
+    for (int max_log_block_items : {0, 5})
+        for (bool tails_in_chunks : {false, true})
+            for (int log_chunk : {10, 11, 12, 14})
+                for (std::size_t n :
+                     {std::size_t{1} << 13, (std::size_t{1} << 14) + 5, std::size_t{3000}, std::size_t{1025}}) {
+                    const auto passes = plan(n, kLogTile, 3, log_chunk, tails_in_chunks, max_log_block_items);
+                    const int log_n = bitonic::log2_exact(bitonic::padded_length(n));
+                    std::vector<std::pair<int, int>> network;
+                    for (int s = 1; s <= log_n; ++s)
+                        for (int b = s - 1; b >= 0; --b) network.push_back({s, b});
+                    const std::size_t chunk = std::size_t{1} << std::min(log_chunk, log_n);
+                    const std::string where = "n=" + std::to_string(n) + " chunk 2^" + std::to_string(log_chunk) +
+                                              (tails_in_chunks ? " tails in chunks" : "");
+                    for (std::size_t g = 0; g < n; g += 97) {
+                        std::vector<Pass> covering;
+                        for (const Pass& p : passes)
+                            if (p.begin <= g && g < p.end) covering.push_back(p);
+                        EXPECT_EQ(steps_of(covering, kLogTile), network) << where << " g=" << g;
+                        ASSERT_FALSE(covering.empty());
+                        EXPECT_TRUE(covering.back().last) << where << " g=" << g;
+                        EXPECT_EQ(std::count_if(covering.begin(), covering.end(), [](const Pass& p) { return p.last; }),
+                                  1)
+                            << where << " g=" << g;
                     }
+                    std::size_t tail_passes = 0;
+                    for (const Pass& p : passes) {
+                        EXPECT_LT(p.begin, p.end);
+                        EXPECT_LE(p.end, n);
+                        if (p.end - p.begin < n) {  // a chunk's pass: inside one chunk, and its strides too
+                            EXPECT_EQ(p.begin % chunk, 0u) << where;
+                            EXPECT_LE(p.end - p.begin, chunk) << where;
+                            if (p.kind != Pass::Kind::MergeTiles &&
+                                p.kind != Pass::Kind::SortTiles)  // its longest stride is below the chunk
+                                EXPECT_LE(std::size_t{1} << (p.low_bit + p.log_items), chunk) << where;
+                            if (p.k > chunk) ++tail_passes;
+                        }
+                    }
+                    if (!tails_in_chunks || chunk >= n)
+                        EXPECT_EQ(tail_passes, 0u) << where;
+                    else
+                        EXPECT_GT(tail_passes, 0u) << where << ": the longer stages end chunk by chunk";
+                    EXPECT_TRUE(passes.back().last);
                 }
-                if (!tails_in_chunks || chunk >= n)
-                    EXPECT_EQ(tail_passes, 0u) << where;
-                else
-                    EXPECT_GT(tail_passes, 0u) << where << ": the longer stages end chunk by chunk";
-                EXPECT_TRUE(passes.back().last);
+}
+
+TEST(FusedPlan, SplitsLongStridesIntoTheFewestPassesMostOfThemInRegisters) {
+    const auto kinds = [](int m, int g, int b) {
+        std::string out;
+        for (const StrideGroup& group : stride_groups(m, g, b))
+            out += (group.kind == Pass::Kind::BlockStrides ? "B" : "R") + std::to_string(group.count) + " ";
+        return out;
+    };
+    EXPECT_EQ(kinds(9, 5, 0), "R5 R4 ");
+    EXPECT_EQ(kinds(4, 5, 8), "R4 ");
+    EXPECT_EQ(kinds(6, 5, 8), "B6 ") << "one block pass instead of two in registers";
+    EXPECT_EQ(kinds(9, 5, 9), "B9 ");
+    EXPECT_EQ(kinds(9, 5, 8), "R5 R4 ") << "two passes either way: registers";
+    EXPECT_EQ(kinds(12, 5, 8), "B7 R5 ");
+    EXPECT_EQ(kinds(14, 5, 8), "B8 B6 ");
+    EXPECT_EQ(kinds(7, 3, 8), "B7 ");
+    EXPECT_EQ(kinds(7, 5, 4), "R5 R2 ") << "a block no wider than registers is never used";
+    for (int g : {1, 3, 5})
+        for (int b : {0, 4, 6, 8, 9})
+            for (int m = 1; m <= 20; ++m) {
+                int total = 0;
+                const auto groups = stride_groups(m, g, b);
+                for (const StrideGroup& group : groups) {
+                    EXPECT_GT(group.count, 0);
+                    EXPECT_LE(group.count, group.kind == Pass::Kind::BlockStrides ? b : g);
+                    if (group.kind == Pass::Kind::BlockStrides) EXPECT_GT(group.count, g);
+                    total += group.count;
+                }
+                EXPECT_EQ(total, m);
+                EXPECT_EQ(static_cast<int>(groups.size()), (m + std::max(g, b) - 1) / std::max(g, b));
             }
 }
 

@@ -67,12 +67,15 @@ void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {
         timing(), &flusher,
         [&] { sort_with<Shape, kG, kValues>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
         [&] { d.restore(kValues); });
-    const std::size_t passes = plan(d.n, Shape::kLogTile, kG, schedule.log_chunk, schedule.tails_in_chunks).size();
+    const std::size_t passes = plan(d.n, Shape::kLogTile, kG, schedule.log_chunk, schedule.tails_in_chunks,
+                                    schedule.block_passes ? Shape::kLogTile - 5 : 0)
+                                   .size();
     char chunk[32] = "no chunks";
     if (schedule.log_chunk < 31)
-        std::snprintf(chunk, sizeof chunk, "chunk 2^%d%s", schedule.log_chunk, schedule.tails_in_chunks ? "+t" : "");
+        std::snprintf(chunk, sizeof chunk, "chunk 2^%d%s%s", schedule.log_chunk, schedule.tails_in_chunks ? "+t" : "",
+                      schedule.block_passes ? "+b" : "");
     std::printf(
-        "  %-6s threads %4d x 32 (tile %6u)  G=%d %-11s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
+        "  %-6s threads %4d x 32 (tile %6u)  G=%d %-13s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
         "launches  %.2f x cub  %s\n",
         kValues ? "pairs" : "keys", Shape::kThreads, Shape::kTile, kG, chunk,
         schedule.dependent ? "dependent" : "plain", s.median, s.spread(), d.n / s.median / 1e6, passes,
@@ -129,22 +132,29 @@ double time_cub(Data& d, L2Flusher& flusher) {
 // against the shipped plan, which passes over the whole array for every stage.
 void sweep_schedules(L2Flusher& flusher) {
     std::printf("\nschedules (u32 keys; L2 %.0f MiB)\n", pmpp::device_limits().l2_bytes / 1048576.0);
-    // "+t": the longer stages end chunk by chunk once their strides are shorter than a chunk.
+    // "+t": the longer stages end chunk by chunk once their strides are shorter than a chunk;
+    // "+b": long passes of more than G strides run a block at a time (BlockStrides).
     for (int log_n : {20, 22, 24, 26}) {
         Data d(std::size_t{1} << log_n);
         std::printf("\nn = 2^%d\n", log_n);
         const double cub_ms = time_cub(d, flusher);
         time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {31, true});
+        time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {31, true, true, true});
         time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {31, true});
+        time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {31, true, true, true});
         for (int log_chunk : {22, 23}) {
             if (log_chunk >= log_n) continue;
             time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, false});
             time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true});
+            time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true, true});
             time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, false});
             time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true});
-            time_sort<TileShape<9, 5>, 4, false>(d, flusher, cub_ms, {log_chunk, true, true});
-            if (pmpp::shared_memory_fits(tile_shared_bytes<TileShape<10, 5>, false>(), 1))
+            time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true, true});
+            time_sort<TileShape<9, 5>, 4, false>(d, flusher, cub_ms, {log_chunk, true, true, true});
+            if (pmpp::shared_memory_fits(tile_shared_bytes<TileShape<10, 5>, false>(), 1)) {
                 time_sort<TileShape<10, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true});
+                time_sort<TileShape<10, 5>, 5, false>(d, flusher, cub_ms, {log_chunk, true, true, true});
+            }
         }
         if (log_n == 24) {
             std::printf(" pairs\n");
@@ -152,6 +162,7 @@ void sweep_schedules(L2Flusher& flusher) {
             for (int log_chunk : {21, 22}) {
                 time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {log_chunk, true, false});
                 time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {log_chunk, true, true});
+                time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {log_chunk, true, true, true});
             }
         }
     }

@@ -58,6 +58,11 @@ static_assert(tile_shared_bytes<SmallShape, true>() <= pmpp::kSmallestSharedPerB
 // chunk starts. tune/sweep.cu's schedules (H100, 50 MiB L2, 2026-12-07): chunks of 2^23 keys
 // (32 MiB, 0.64 of the L2) beat 2^22 and no chunks at 2^24 and 2^26.
 constexpr double kChunkL2Share = 0.7;
+// A stage longer than a chunk ends chunk by chunk (plan's tails_in_chunks), and long passes of
+// more strides than registers hold run a block at a time (Schedule::block_passes): NOTES.md,
+// "Fewer passes".
+constexpr bool kStageEndsInChunks = false;
+constexpr bool kLongPassesInBlocks = false;
 
 enum class Tile { Large, Shipped, Small };
 
@@ -103,7 +108,8 @@ std::uint32_t tile_for(std::size_t n) {
 template <bool kValues>
 Schedule schedule_for(std::uint32_t tile) {
     const std::size_t element_bytes = 4 + (kValues ? 4 : 0);
-    return {fused::log_chunk_for(pmpp::device_limits().l2_bytes, element_bytes, kChunkL2Share, log2_exact(tile)), true};
+    return {fused::log_chunk_for(pmpp::device_limits().l2_bytes, element_bytes, kChunkL2Share, log2_exact(tile)), true,
+            kStageEndsInChunks, kLongPassesInBlocks};
 }
 
 template <bool kValues, typename K>
@@ -128,9 +134,9 @@ std::uint32_t fused::fused_tile_for_this_gpu(bool values, std::size_t n) {
     return values ? tile_for<true>(n) : tile_for<false>(n);
 }
 
-int fused::fused_log_chunk_for_this_gpu(bool values, std::size_t n) {
+fused::Schedule fused::fused_schedule_for_this_gpu(bool values, std::size_t n) {
     const std::uint32_t tile = fused_tile_for_this_gpu(values, n);
-    return values ? schedule_for<true>(tile).log_chunk : schedule_for<false>(tile).log_chunk;
+    return values ? schedule_for<true>(tile) : schedule_for<false>(tile);
 }
 
 template <typename K>

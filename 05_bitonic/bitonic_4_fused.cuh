@@ -668,9 +668,8 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n, bool depe
 
 // The tile bitonic_sort_fused uses for n elements on this GPU (or the PMPP_DEVICE_PROFILE's):
 // 16384 for keys alone on large arrays, 8192, or 4096 where two blocks of 8192 do not fit an SM;
-// and log2 of its chunks (31: none; plan()). bitonic_4_fused.cu. Need a GPU.
+// bitonic_4_fused.cu. Needs a GPU.
 std::uint32_t fused_tile_for_this_gpu(bool values, std::size_t n);
-int fused_log_chunk_for_this_gpu(bool values, std::size_t n);
 // At most how many strides (log2 of the elements a thread holds) one long pass of
 // bitonic_sort_fused covers: 5 for keys alone, 3 with values (bitonic_4_fused.cu).
 int long_strides_per_pass(bool values);
@@ -690,6 +689,9 @@ struct Schedule {
     bool tails_in_chunks = true;
     bool block_passes = false;  // long passes of up to kLogTile - 5 strides in a block (BlockStrides)
 };
+
+// The schedule bitonic_sort_fused uses for n elements on this GPU (or the PMPP_DEVICE_PROFILE's).
+Schedule fused_schedule_for_this_gpu(bool values, std::size_t n);
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
 // in the passes over long strides.

@@ -68,27 +68,36 @@ void expect_rejected_saying(const BitonicFn& wrong, std::size_t n, std::string C
 // `strides` strides and chunks of 2^log_chunk (NOTES.md): per stage s past the tile,
 // ceil((s - log2 tile) / strides) long-stride passes and a tile merge; each chunk has its own
 // tile sort and its own passes for the stages up to its length, the stages above run once.
-std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int log_chunk = 31) {
+std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int log_chunk = 31,
+                           bool stage_ends_in_chunks = true, bool block_passes = false) {
     const int log_n = bitonic::log2_exact(n), log_tile = bitonic::log2_exact(tile);
     const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
-    const auto groups = [&](int m) -> std::size_t { return (m + strides - 1) / strides; };  // m long strides
+    const int block_strides = block_passes ? log_tile - 5 : 0;
+    // Stage s: its long strides in groups (the fewest passes; fused::stride_groups) and a merge.
+    const auto groups = [&](int s) { return bitonic::fused::stride_groups(s - log_tile, strides, block_strides); };
     std::size_t per_chunk = 1;
-    for (int s = log_tile + 1; s <= chunk_stages; ++s) per_chunk += groups(s - log_tile) + 1;
+    for (int s = log_tile + 1; s <= chunk_stages; ++s) per_chunk += groups(s).size() + 1;
     const std::size_t chunks = n >> chunk_stages;
     std::size_t launches = chunks * per_chunk;
     for (int s = chunk_stages + 1; s <= log_n; ++s) {
-        // Over the whole array until the strides are shorter than a chunk, then chunk by chunk.
-        const int whole = static_cast<int>(groups(s - chunk_stages));
-        const int left = std::max(0, s - log_tile - whole * strides);
-        launches += whole + chunks * (groups(left) + 1);
+        const auto stage = groups(s);
+        if (!stage_ends_in_chunks) {
+            launches += stage.size() + 1;
+            continue;
+        }
+        // Over the whole array while a group reaches a stride of a chunk, then chunk by chunk.
+        std::size_t whole = 0;
+        for (int top = s - 1; whole < stage.size() && top >= chunk_stages; ++whole) top -= stage[whole].count;
+        launches += whole + chunks * (stage.size() - whole + 1);
     }
     return launches;
 }
-// The same for the shape, chunks and pass width bitonic_sort_fused takes for keys alone on this GPU.
+// The same for the shape, schedule and pass width bitonic_sort_fused takes for keys alone on this GPU.
 std::size_t fused_key_launches(std::size_t n) {
+    const bitonic::fused::Schedule schedule = bitonic::fused::fused_schedule_for_this_gpu(false, n);
     return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false, n),
-                          bitonic::fused::long_strides_per_pass(false),
-                          bitonic::fused::fused_log_chunk_for_this_gpu(false, n));
+                          bitonic::fused::long_strides_per_pass(false), schedule.log_chunk, schedule.tails_in_chunks,
+                          schedule.block_passes);
 }
 
 std::size_t launches_of(const std::string& impl, std::size_t n) {
@@ -224,8 +233,9 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     // fused, keys, tile 8192, 5 strides a long pass: 1 + sum over stages 14 ... 20 of
     // (ceil((s - 13) / 5) + 1) = 17 (20 with the 4096 tile of GPUs with less shared memory per SM);
     // 30 at 2^24, 26 with tiles of 16384. With values, 3 strides a pass: 20 at 2^20. In chunks of
-    // 2^23 (an H100's L2), 2^24 is 2 chunks of 23 launches, then the last stage: one pass of 5
-    // strides over the whole array and, chunk by chunk, one of the other 5 and a tile merge: 51.
+    // 2^23 (an H100's L2), 2^24 is 2 chunks of 23 launches, then the last stage: 3 passes over the
+    // whole array (49), or with its end in chunks one pass of 5 strides over the whole array and,
+    // chunk by chunk, one of the other 5 and a tile merge (51).
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(false), 5);
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(true), 3);
     for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22})  // in chunks where the L2 is small (t4)
@@ -237,6 +247,9 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 3), 20u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23), 2 * 23u + 1u + 2 * 2u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5, 19), 2 * 14u + 1u + 2 * 2u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, false), 2 * 23u + 3u);
+    // Long passes in blocks of up to 9 strides: stages 20-23 take 1 long pass, not 2: 19 a chunk.
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, true, true), 2 * 19u + 1u + 2 * 2u);
     const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false, 1 << 14);
     EXPECT_EQ(launches_of("fused", tile), 1u);
     const double bytes = launch_tally().bytes;

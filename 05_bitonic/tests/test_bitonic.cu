@@ -225,6 +225,20 @@ TEST(LaunchCounts, TheSeedAndHalfThreadsLaunchOncePerStepOfThePaddedNetwork) {
     EXPECT_EQ(launches_of("seed", 1), 0u);
 }
 
+// The formula itself, on the host (the GPU test below holds the launches of a real sort to it).
+TEST(LaunchFormula, FusedCountsWhatTheNotesCount) {
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5), 17u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 4096, 5), 20u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5), 30u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5), 26u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 3), 20u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23), 2 * 23u + 1u + 2 * 2u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5, 19), 2 * 14u + 1u + 2 * 2u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, false), 2 * 23u + 3u);
+    // Long passes in blocks of up to 9 strides: stages 20-23 take 1 long pass, not 2: 19 a chunk.
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, true, true), 2 * 19u + 1u + 2 * 2u);
+}
+
 TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     PMPP_REQUIRE_GPU();
     // shared: 1 + sum over stages s = 12 ... 20 of (s - 11 long steps + 1 tile launch) = 55.
@@ -240,16 +254,6 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(true), 3);
     for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22})  // in chunks where the L2 is small (t4)
         EXPECT_EQ(launches_of("fused", n), fused_key_launches(n)) << n;
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5), 17u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 4096, 5), 20u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5), 30u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5), 26u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 3), 20u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23), 2 * 23u + 1u + 2 * 2u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5, 19), 2 * 14u + 1u + 2 * 2u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, false), 2 * 23u + 3u);
-    // Long passes in blocks of up to 9 strides: stages 20-23 take 1 long pass, not 2: 19 a chunk.
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, true, true), 2 * 19u + 1u + 2 * 2u);
     const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false, 1 << 14);
     EXPECT_EQ(launches_of("fused", tile), 1u);
     const double bytes = launch_tally().bytes;

@@ -14,8 +14,10 @@
 // Since 2026-12-07 every comparator is a min and a max, backward blocks holding their keys
 // complemented: the tile sort 1.9x faster, the sort 5% at 2^24 (H100: 1.69 -> 1.60 ms; NOTES.md).
 // Since 2026-12-07 too: chunks of the array that fit the L2 go through their own stages first,
-// every kernel with dependent launch, tiles of 16384 for keys on large arrays (H100: 2^24
-// 1.58 -> 1.18 ms, 14.3 Gkeys/s; 2^20 0.93x CUB's time; NOTES.md "Chunks that stay in L2").
+// every kernel with dependent launch (H100: 2^24 1.58 -> 1.18 ms, 14.3 Gkeys/s, then with tiles
+// of 16384; 2^20 0.93x CUB's time; NOTES.md "Chunks that stay in L2"); then the end of a long
+// stage chunk by chunk, and long passes of up to 8 strides a block at a time, back to tiles of
+// 8192 (H100: 2^24 1.09 ms, 15.4 Gkeys/s; 2^26 5.43 ms; NOTES.md "Fewer passes").
 // Where two 8192-element blocks do not fit an SM (a T4; with values an RTX 3060 or an L4) the
 // tiles are 4096: 1.58 ms at 2^24 on the H200 under PMPP_DEVICE_PROFILE=t4 (NOTES.md).
 #include "bitonic_4_fused.cuh"
@@ -30,11 +32,7 @@ using fused::Schedule;
 using fused::tile_shared_bytes;
 using fused::TileShape;
 
-// Keys alone, on large arrays, where two blocks fit an SM: 512 threads x 32 = 16384 per tile
-// (67,584 bytes of shared memory per block): one tile merge less per stage, and 26 launches at
-// 2^24 in place of 30. On small arrays it loses: too few tiles to fill the SMs (below).
-using LargeShape = TileShape<9, 5>;
-// The shipped shape otherwise: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared
+// The shipped shape: 256 threads x 32 elements = 8192 per tile; 33 KiB of shared
 // memory per block for keys, 66 KiB with values.
 using ShippedShape = TileShape<8, 5>;
 // Where two blocks of the shipped shape do not fit an SM (a T4 has 64 KiB per SM and per block;
@@ -61,10 +59,13 @@ constexpr double kChunkL2Share = 0.7;
 // A stage longer than a chunk ends chunk by chunk (plan's tails_in_chunks), and long passes of
 // more strides than registers hold run a block at a time (Schedule::block_passes): NOTES.md,
 // "Fewer passes".
-constexpr bool kStageEndsInChunks = false;
-constexpr bool kLongPassesInBlocks = false;
+// Measured (H100, 2026-12-07, tune/sweep.cu schedules, chunks of 2^23): 2^24 keys 1.182 ms (tiles
+// of 16384, as shipped until then) -> 1.088 (tiles of 8192 with both), 2^26 6.178 -> 5.429, pairs
+// at 2^24 3.800 -> 3.251; with block passes, tiles of 16384 lose to 8192 at every size.
+constexpr bool kStageEndsInChunks = true;
+constexpr bool kLongPassesInBlocks = true;
 
-enum class Tile { Large, Shipped, Small };
+enum class Tile { Shipped, Small };
 
 template <bool kValues>
 Tile tile_for_this_gpu() {
@@ -74,13 +75,6 @@ Tile tile_for_this_gpu() {
                                 bytes);
         };
         const char* what = kValues ? "bitonic_sort_fused, keys and values" : "bitonic_sort_fused, keys";
-        constexpr std::size_t large = tile_shared_bytes<LargeShape, kValues>();
-        if (!kValues && pmpp::shared_memory_fits(large, 2)) {
-            pmpp::report_shape(what,
-                               describe(LargeShape::kTile, 512, large) + " on large arrays, else " +
-                                   describe(ShippedShape::kTile, 256, tile_shared_bytes<ShippedShape, kValues>()));
-            return Tile::Large;
-        }
         return pmpp::shipped_shape_fits(what, tile_shared_bytes<ShippedShape, kValues>(), 2,
                                         describe(ShippedShape::kTile, 256, tile_shared_bytes<ShippedShape, kValues>()),
                                         describe(SmallShape::kTile, 128, tile_shared_bytes<SmallShape, kValues>()))
@@ -90,19 +84,10 @@ Tile tile_for_this_gpu() {
     return tile;
 }
 
-// The large tile only where there are enough of them to fill every SM twice over (two blocks an
-// SM): below that the tile kernels run in less than two waves and the smaller tile wins.
+// The tile for n elements: the same at every n (n is there for the tests and notes that ask).
 template <bool kValues>
-std::uint32_t tile_for(std::size_t n) {
-    switch (tile_for_this_gpu<kValues>()) {
-        case Tile::Large: {
-            const std::size_t slots = 2 * static_cast<std::size_t>(pmpp::device_limits().sm_count);
-            return n >= 2 * slots * LargeShape::kTile ? LargeShape::kTile : ShippedShape::kTile;
-        }
-        case Tile::Shipped: return ShippedShape::kTile;
-        case Tile::Small: break;
-    }
-    return SmallShape::kTile;
+std::uint32_t tile_for(std::size_t) {
+    return tile_for_this_gpu<kValues>() == Tile::Shipped ? ShippedShape::kTile : SmallShape::kTile;
 }
 
 template <bool kValues>
@@ -117,9 +102,7 @@ void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder o
     constexpr int kG = kMaxLogGlobalItems<kValues>;
     const std::uint32_t tile = tile_for<kValues>(n);
     const Schedule schedule = schedule_for<kValues>(tile);
-    if (tile == LargeShape::kTile) {
-        if constexpr (!kValues) fused::sort_with<LargeShape, kG, kValues>(keys, values, n, order, schedule);
-    } else if (tile == ShippedShape::kTile) {
+    if (tile == ShippedShape::kTile) {
         fused::sort_with<ShippedShape, kG, kValues>(keys, values, n, order, schedule);
     } else {
         fused::sort_with<SmallShape, kG, kValues>(keys, values, n, order, schedule);

@@ -8,7 +8,8 @@
 //    changes window through shared memory only every R steps, not every step;
 //  - across tiles (strides >= the tile), one launch covers up to R' strides at once: each thread
 //    loads 2^R' elements spaced by the smallest stride, does R' steps, and stores them. A stage
-//    of m long strides costs ceil(m / R') passes over memory instead of m.
+//    of m long strides costs ceil(m / R') passes over memory instead of m; a block, which holds a
+//    tile's worth, covers more of them at once through shared memory (BlockStrides).
 // The order of the passes (plan()): a chunk of the array that fits the L2 goes through all the
 // stages up to its own length before the next chunk starts, so most passes hit L2, not DRAM.
 // Keys travel as unsigned bit patterns whose plain order is the requested order (keys.h's
@@ -667,8 +668,7 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n, bool depe
 }
 
 // The tile bitonic_sort_fused uses for n elements on this GPU (or the PMPP_DEVICE_PROFILE's):
-// 16384 for keys alone on large arrays, 8192, or 4096 where two blocks of 8192 do not fit an SM;
-// bitonic_4_fused.cu. Needs a GPU.
+// 8192, or 4096 where two blocks of 8192 do not fit an SM; bitonic_4_fused.cu. Needs a GPU.
 std::uint32_t fused_tile_for_this_gpu(bool values, std::size_t n);
 // At most how many strides (log2 of the elements a thread holds) one long pass of
 // bitonic_sort_fused covers: 5 for keys alone, 3 with values (bitonic_4_fused.cu).

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -72,8 +73,8 @@ void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {
                                    .size();
     char chunk[32] = "no chunks";
     if (schedule.log_chunk < 31)
-        std::snprintf(chunk, sizeof chunk, "chunk 2^%d%s%s", schedule.log_chunk, schedule.tails_in_chunks ? "+t" : "",
-                      schedule.block_passes ? "+b" : "");
+        std::snprintf(chunk, sizeof chunk, "chunk 2^%d%s", schedule.log_chunk, schedule.tails_in_chunks ? "+t" : "");
+    if (schedule.block_passes) std::strncat(chunk, "+b", sizeof chunk - std::strlen(chunk) - 1);
     std::printf(
         "  %-6s threads %4d x 32 (tile %6u)  G=%d %-13s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
         "launches  %.2f x cub  %s\n",

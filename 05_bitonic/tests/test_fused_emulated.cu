@@ -146,6 +146,18 @@ TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
     }
 }
 
+TEST(FusedEmulated, SortsWithTheShippedScheduleBlockPassesAndStageEndsInChunks) {
+    // What bitonic_4_fused.cu ships, with chunks small enough for the host: tiles of 8192, chunks
+    // of 2^17 (2^16 with values). 2^19 + 3 is padded to 2^20: stages with 6 and 7 strides past the
+    // tile take one block pass for keys alone (4 to 7 with values), stages 18-20 end chunk by chunk.
+    const std::size_t n = (std::size_t{1} << 19) + 3;
+    bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
+                                                         EmulatedFused<ShippedShape, 5, 17, true>{});
+    bitonic_tests::expect_host_sort_sorts<float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
+                                                 pmpp::testing::test_seed(n + 1),
+                                                 EmulatedFused<ShippedShape, 3, 16, true>{});
+}
+
 // ---- the plan ---------------------------------------------------------------------------------------
 
 TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {

@@ -84,9 +84,8 @@ Tile tile_for_this_gpu() {
     return tile;
 }
 
-// The tile for n elements: the same at every n (n is there for the tests and notes that ask).
 template <bool kValues>
-std::uint32_t tile_for(std::size_t) {
+std::uint32_t tile_size() {
     return tile_for_this_gpu<kValues>() == Tile::Shipped ? ShippedShape::kTile : SmallShape::kTile;
 }
 
@@ -100,7 +99,7 @@ Schedule schedule_for(std::uint32_t tile) {
 template <bool kValues, typename K>
 void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     constexpr int kG = kMaxLogGlobalItems<kValues>;
-    const std::uint32_t tile = tile_for<kValues>(n);
+    const std::uint32_t tile = tile_size<kValues>();
     const Schedule schedule = schedule_for<kValues>(tile);
     if (tile == ShippedShape::kTile) {
         fused::sort_with<ShippedShape, kG, kValues>(keys, values, n, order, schedule);
@@ -113,13 +112,10 @@ void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder o
 
 int fused::long_strides_per_pass(bool values) { return values ? kPairsMaxLogGlobalItems : kKeysMaxLogGlobalItems; }
 
-std::uint32_t fused::fused_tile_for_this_gpu(bool values, std::size_t n) {
-    return values ? tile_for<true>(n) : tile_for<false>(n);
-}
+std::uint32_t fused::fused_tile_for_this_gpu(bool values) { return values ? tile_size<true>() : tile_size<false>(); }
 
-fused::Schedule fused::fused_schedule_for_this_gpu(bool values, std::size_t n) {
-    const std::uint32_t tile = fused_tile_for_this_gpu(values, n);
-    return values ? schedule_for<true>(tile) : schedule_for<false>(tile);
+fused::Schedule fused::fused_schedule_for_this_gpu(bool values) {
+    return values ? schedule_for<true>(tile_size<true>()) : schedule_for<false>(tile_size<false>());
 }
 
 template <typename K>

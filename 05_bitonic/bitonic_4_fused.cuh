@@ -349,19 +349,20 @@ struct BlockSpan {
     int base_bit;  // tile bit 5 stands for this index bit
     int top_bit;  // base_bit + kLogTile - 5: the lowest index bit above the block's
 };
-template <class Shape>
-PMPP_HD BlockSpan block_span(int low_bit, int log_items) {
-    const int base_bit = low_bit + log_items - (Shape::kLogTile - 5);
-    return {base_bit, base_bit + Shape::kLogTile - 5};
+PMPP_HD BlockSpan block_span(int log_tile, int low_bit, int log_items) {
+    const int base_bit = low_bit + log_items - (log_tile - 5);
+    return {base_bit, base_bit + log_tile - 5};
 }
 
 // Stage k's strides 2^low_bit ... 2^(low_bit + log_items - 1), log_items <= kLogTile - 5 and
-// low_bit >= kLogTile, on block number block.tile (its bits below base_bit - 5 fill index bits 5 ..., the rest go above
-// top_bit). One direction per block: every bit it varies in is below k.
+// low_bit >= kLogTile, on block number block.tile: its bits below base_bit - 5 fill index bits
+// 5 ..., the rest go above top_bit. One direction per block: every bit it varies in is below k.
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items) {
-    const BlockSpan span = block_span<Shape>(low_bit, log_items);
+    static_assert(Shape::kLinearWindow <= 2 * Shape::kLogItems,
+                  "below the linear window every step's window is window_of(5) = 5, where the steps end");
+    const BlockSpan span = block_span(Shape::kLogTile, low_bit, log_items);
     const int low_blocks = span.base_bit - 5;
     const u32 first = ((block.tile >> low_blocks) << span.top_bit) | ((block.tile & ((1u << low_blocks) - 1u)) << 5);
     const u32 direction = direction_bits(((first ^ (n - 1)) & k) == 0);
@@ -385,7 +386,7 @@ PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int
         change_window<Shape, kValues, kPrevious, kWindow>(block);
         exchange_in_registers<Shape, kValues, kWindow, kBit>(block);
     });
-    if (Shape::window_of(lowest) != Shape::kLinearWindow)  // window_of(5) = 5, where the steps ended
+    if (Shape::window_of(lowest) != Shape::kLinearWindow)  // the steps ended in window 5
         change_window<Shape, kValues, Shape::window_of(5), Shape::kLinearWindow>(block);
     block.for_each_thread([&](u32 t, auto& regs) {
         const u32 mine = thread_first(t);
@@ -518,8 +519,8 @@ inline std::vector<Pass> plan(std::size_t n, int log_tile, int max_log_items, in
         for (u64 begin = 0; begin < n32; begin += chunk)
             add(static_cast<u32>(begin), static_cast<u32>(std::min<u64>(n32, begin + chunk)));
     };
-    // Stage s's passes: its long-stride groups [first, last) (the group j's strides end below
-    // tops[j]) over [begin, end), and with `merge` its tile merge.
+    // Stage s's passes: its long-stride groups [first, last) (each group's strides start where the
+    // group before it ended) over [begin, end), and with `merge` its tile merge.
     const auto add_passes = [&](int s, const std::vector<StrideGroup>& groups, std::size_t first, std::size_t last,
                                 u32 begin, u32 end, bool merge) {
         int top = s - 1;
@@ -570,9 +571,9 @@ inline Range tiles_of(const Pass& pass, u32 tile) {
 // The blocks of a BlockStrides pass: 2^(base_bit - 5) for every aligned 2^top_bit elements
 // (block_span); a block past n holds padding only, loads and stores nothing.
 inline Range blocks_of(const Pass& pass, int log_tile) {
-    const int top_bit = pass.low_bit + pass.log_items;
-    const int low_blocks = top_bit - (log_tile - 5) - 5;
-    const u64 group = u64{1} << top_bit;
+    const BlockSpan span = block_span(log_tile, pass.low_bit, pass.log_items);
+    const int low_blocks = span.base_bit - 5;
+    const u64 group = u64{1} << span.top_bit;
     return {static_cast<u32>((pass.begin / group) << low_blocks),
             static_cast<u32>(((pass.end + group - 1) / group) << low_blocks)};
 }
@@ -667,9 +668,9 @@ void launch_global_pass(const Pass& pass, K* keys, u32* values, u32 n, bool depe
     }
 }
 
-// The tile bitonic_sort_fused uses for n elements on this GPU (or the PMPP_DEVICE_PROFILE's):
-// 8192, or 4096 where two blocks of 8192 do not fit an SM; bitonic_4_fused.cu. Needs a GPU.
-std::uint32_t fused_tile_for_this_gpu(bool values, std::size_t n);
+// The tile bitonic_sort_fused uses on this GPU (or the PMPP_DEVICE_PROFILE's), at every n: 8192,
+// or 4096 where two blocks of 8192 do not fit an SM; bitonic_4_fused.cu. Needs a GPU.
+std::uint32_t fused_tile_for_this_gpu(bool values);
 // At most how many strides (log2 of the elements a thread holds) one long pass of
 // bitonic_sort_fused covers: 5 for keys alone, 3 with values (bitonic_4_fused.cu).
 int long_strides_per_pass(bool values);
@@ -690,8 +691,8 @@ struct Schedule {
     bool block_passes = false;  // long passes of up to kLogTile - 5 strides in a block (BlockStrides)
 };
 
-// The schedule bitonic_sort_fused uses for n elements on this GPU (or the PMPP_DEVICE_PROFILE's).
-Schedule fused_schedule_for_this_gpu(bool values, std::size_t n);
+// The schedule bitonic_sort_fused uses on this GPU (or the PMPP_DEVICE_PROFILE's).
+Schedule fused_schedule_for_this_gpu(bool values);
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
 // in the passes over long strides.

@@ -94,8 +94,8 @@ std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int l
 }
 // The same for the shape, schedule and pass width bitonic_sort_fused takes for keys alone on this GPU.
 std::size_t fused_key_launches(std::size_t n) {
-    const bitonic::fused::Schedule schedule = bitonic::fused::fused_schedule_for_this_gpu(false, n);
-    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false, n),
+    const bitonic::fused::Schedule schedule = bitonic::fused::fused_schedule_for_this_gpu(false);
+    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false),
                           bitonic::fused::long_strides_per_pass(false), schedule.log_chunk, schedule.tails_in_chunks,
                           schedule.block_passes);
 }
@@ -258,7 +258,7 @@ TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {
     EXPECT_EQ(bitonic::fused::long_strides_per_pass(true), 3);
     for (std::size_t n : {std::size_t{1} << 20, std::size_t{1} << 22})  // in chunks where the L2 is small (t4)
         EXPECT_EQ(launches_of("fused", n), fused_key_launches(n)) << n;
-    const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false, 1 << 14);
+    const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false);
     EXPECT_EQ(launches_of("fused", tile), 1u);
     const double bytes = launch_tally().bytes;
     EXPECT_EQ(bytes, 2.0 * tile * 4) << "one launch reads and writes each key once";

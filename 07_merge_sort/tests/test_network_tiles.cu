@@ -124,6 +124,75 @@ void expect_every_key_type_and_distribution_sorted(std::size_t count) {
     expect_tile_sorted<Shape>(keys, count, "f32 random bit patterns");
 }
 
+// ---- pairs, stably: 05's stable block (ties broken by place, values gathered by it) ----------
+
+template <class Shape>
+using HostStableBlock = bitonic_tests::HostBlock<Shape, true, true>;
+
+template <class Shape, class Key>
+void network_pair_tiles_on_host(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
+                                std::size_t n) {
+    for (std::size_t base = 0; base < n; base += Shape::kTile) {
+        HostStableBlock<Shape> block;
+        block.tile = 7;  // sort_pair_tile_alone sets it
+        network::sort_pair_tile_alone<Shape>(block, keys_in, values_in, keys_out, values_out, n, base);
+    }
+}
+
+// One tile of `count` pairs sorted by the stable network on the host, against std::stable_sort by
+// the total order: the same key bits and the same values in the same places (so equal keys keep
+// their input order: every value is drawn at random, and a value taken from the wrong place shows).
+// Inputs unchanged; traps past count (the smallest key, value 0); nothing written past count.
+template <class Shape, class Key>
+void expect_pair_tile_sorted_stably(const std::vector<Key>& keys, const std::vector<PairValue>& values,
+                                    std::size_t count, const std::string& what) {
+    ASSERT_LE(count, keys.size());
+    ASSERT_LE(count, values.size());
+    ASSERT_LE(count, static_cast<std::size_t>(Shape::kTile));
+    std::vector<Key> in(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(count));
+    std::vector<PairValue> in_values(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(count));
+    in.resize(Shape::kTile + 64, smallest_key<Key>());
+    in_values.resize(Shape::kTile + 64, 0u);
+    const std::vector<Key> in_before = in;
+    const std::vector<PairValue> in_values_before = in_values;
+    constexpr u32 kPoison = 0xA5A5A5A5u;
+    std::vector<Key> out(Shape::kTile + 64, key_of_bits<Key>(kPoison));
+    std::vector<PairValue> out_values(Shape::kTile + 64, kPoison);
+    network_pair_tiles_on_host<Shape>(in.data(), in_values.data(), out.data(), out_values.data(), count);
+
+    std::vector<std::size_t> order(count);
+    for (std::size_t i = 0; i < count; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return pmpp::TotalOrderLess{}(keys[a], keys[b]); });
+    const std::vector<u32> got_bits = bits_of(out), in_bits = bits_of(keys);
+    for (std::size_t i = 0; i < count; ++i) {
+        ASSERT_EQ(got_bits[i], in_bits[order[i]])
+            << what << ", tile " << Shape::kTile << ", count " << count << ": first wrong key at " << i << " (bits)";
+        ASSERT_EQ(out_values[i], values[order[i]])
+            << what << ", tile " << Shape::kTile << ", count " << count << ": first wrong value at " << i
+            << " (equal keys out of their input order, or a value gathered from the wrong place)";
+    }
+    for (std::size_t i = count; i < out.size(); ++i) {
+        ASSERT_EQ(got_bits[i], kPoison) << what << ": wrote keys_out[" << i << "], past the tile's " << count;
+        ASSERT_EQ(out_values[i], kPoison) << what << ": wrote values_out[" << i << "], past the tile's " << count;
+    }
+    EXPECT_EQ(bits_of(in), bits_of(in_before)) << what << ": the tile sort modified keys_in";
+    EXPECT_EQ(in_values, in_values_before) << what << ": the tile sort modified values_in";
+}
+
+template <class Shape, class Key>
+void expect_pairs_of_every_distribution_sorted_stably(std::size_t count) {
+    for (Distribution d : pmpp::all_distributions()) {
+        const std::uint64_t seed = pmpp::testing::test_seed(count * 8 + static_cast<int>(d));
+        const auto in = sort_inputs<Key, NoValues>(count, d, seed);
+        pmpp::Rng rng(seed ^ 0x5A5A5A5Au);
+        std::vector<PairValue> values(count);
+        for (PairValue& v : values) v = rng.next_u32();
+        expect_pair_tile_sorted_stably<Shape>(in.keys, values, count,
+                                              std::string(type_name<Key>()) + " pairs " + pmpp::to_string(d));
+    }
+}
+
 using SmallShape = bitonic::fused::TileShape<5, 5>;  // 32 threads x 32 = 1024: cheap on the host
 using ShippedSmall = network::SmallTile;  // 256 x 32 = 8192, what variant 5 runs where 16384 does not fit
 using Merge = network::MergeConfig;  // variant 4's merge passes
@@ -240,4 +309,76 @@ TEST(NetworkSortEmulated, ChoosesTheNetworkOnlyForFourByteKeysWithoutValuesInThe
     EXPECT_FALSE((network::kSortsWithNetwork<Event, NoValues, EarlierEvent>)) << "events equal in time differ";
     EXPECT_EQ(network::tile_shared_bytes<network::SmallTile>(), 33792u);
     EXPECT_EQ(network::tile_shared_bytes<network::LargeTile>(), 67584u);
+}
+
+// ---- pairs: the stable network tile sort (experimental: tune/sweep_network times it) ----------
+
+TEST(NetworkPairTile, SortsOneTileOfPairsAsStdStableSortKeepingEqualKeysInInputOrder) {
+    for (std::size_t count : {1, 2, 3, 31, 32, 33, 1000, 1023, 1024}) {
+        expect_pairs_of_every_distribution_sorted_stably<SmallShape, std::uint32_t>(count);
+        expect_pairs_of_every_distribution_sorted_stably<SmallShape, float>(count);
+    }
+    for (std::size_t count : {1, 4097, 8191, 8192}) {
+        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, std::uint32_t>(count);
+        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, std::int32_t>(count);
+    }
+}
+
+TEST(NetworkPairTile, KeepsTheInputOrderOfEqualKeysWhenEveryKeyIsTheLargest) {
+    // Every key the padding's bits (u32 max): only the places tell the tile's pairs from the
+    // padding and from each other.
+    for (std::size_t count : {5, 1000, 1024}) {
+        std::vector<std::uint32_t> keys(count, 0xFFFFFFFFu);
+        std::vector<PairValue> values(count);
+        for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<PairValue>(count - i);
+        expect_pair_tile_sorted_stably<SmallShape>(keys, values, count, "u32 max everywhere");
+    }
+}
+
+TEST(NetworkSortEmulated, SortsPairsStablyFromNetworkTilesOnEveryEdge) {
+    using PairMerge = fast::ShippedShape<8>::type;  // variant 4's merge passes for 4-byte pairs
+    for (std::size_t n : {0, 1, 2, 1023, 1024, 1025, 2048, 2049, 2817, 9000})
+        for (Distribution d : pmpp::all_distributions()) {
+            const pmpp::CheckResult r = fast::judge_host_sort<std::uint32_t, PairValue>(
+                n, d, pmpp::testing::test_seed(n * 8 + static_cast<int>(d)), [](const auto& args, std::size_t count) {
+                    fast::sort_runs_with<PairMerge, fast::HostExecutor<8>, fast::PairTiledRuns>(
+                        args, count, KeyLess{}, SmallShape::kTile,
+                        [count](const std::uint32_t* in, const PairValue* in_values, std::uint32_t* out,
+                                PairValue* out_values) {
+                            network_pair_tiles_on_host<SmallShape>(in, in_values, out, out_values, count);
+                        });
+                });
+            EXPECT_TRUE(r.ok) << "stable network tiles of 1024 pairs, n=" << n << " " << pmpp::to_string(d) << ": "
+                              << r.report();
+        }
+}
+
+TEST(NetworkSortEmulated, SortsPairsWithTheNetworkOnlyForFourByteKeysWithU32ValuesInTheTotalOrder) {
+    EXPECT_TRUE((network::kSortsPairsWithNetwork<std::uint32_t, PairValue, KeyLess>));
+    EXPECT_TRUE((network::kSortsPairsWithNetwork<float, PairValue, KeyLess>));
+    EXPECT_FALSE((network::kSortsPairsWithNetwork<std::uint32_t, NoValues, KeyLess>)) << "no values";
+    EXPECT_FALSE((network::kSortsPairsWithNetwork<std::uint64_t, PairValue, KeyLess>)) << "8-byte keys";
+    EXPECT_FALSE((network::kSortsPairsWithNetwork<Event, PairValue, EarlierEvent>));
+    EXPECT_EQ(network::pair_tile_shared_bytes<network::SmallTile>(), 67584u);
+    EXPECT_EQ(network::pair_tile_shared_bytes<network::LargeTile>(), 135168u);
+}
+
+TEST(NetworkPairTile, TheStabilityCheckSeesTheUnstableNetworkReorderEqualKeys) {
+    // 05's plain pair block (ties never swap, values carried, not places) on 16 distinct keys: the
+    // keys come out sorted, the values of equal keys out of their input order. The check of the
+    // stable tile sort compares the values too, so it rejects this; shown here on its own terms.
+    constexpr std::size_t count = SmallShape::kTile;
+    const auto in = sort_inputs<std::uint32_t, NoValues>(count, Distribution::FewDistinct, pmpp::testing::test_seed());
+    std::vector<PairValue> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<PairValue>(i);
+    std::vector<std::uint32_t> out(count);
+    std::vector<PairValue> out_values(count);
+    bitonic_tests::HostBlock<SmallShape, true, false> block;
+    bitonic::fused::sort_tile<SmallShape, true>(block, in.keys.data(), values.data(), out.data(), out_values.data(),
+                                                static_cast<u32>(count), 0u, true);
+    EXPECT_TRUE(std::is_sorted(out.begin(), out.end())) << "the unstable network still sorts the keys";
+    bool reordered = false;
+    for (std::size_t i = 1; i < count; ++i)
+        if (out[i] == out[i - 1] && out_values[i] < out_values[i - 1]) reordered = true;
+    EXPECT_TRUE(reordered) << "equal keys left in input order by the unstable network: this test shows nothing";
 }

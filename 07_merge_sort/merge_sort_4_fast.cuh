@@ -209,14 +209,12 @@ struct BasicDeviceExecutor {
 using DeviceExecutor = BasicDeviceExecutor<false>;
 using OverlappingExecutor = BasicDeviceExecutor<true>;
 
-// Programmatic dependent launch needs code compiled for sm_90 or newer and an sm_90 device (or
-// profile): a kernel JIT-compiled from older PTX has no griddepcontrol instructions, and launched
-// with the attribute it would no longer wait for the kernel before it.
-inline bool overlap_available() { return pmpp::dependent_launch_available(); }
-// Calls run(executor) with the OverlappingExecutor where it is available, else the usual one.
+// Calls run(executor) with the OverlappingExecutor where programmatic dependent launch is
+// available (pmpp::dependent_launch_available: code compiled for sm_90 or newer on an sm_90
+// device or profile), else the usual one.
 template <class Run>
 void with_fastest_executor(Run run) {
-    if (overlap_available())
+    if (pmpp::dependent_launch_available())
         run(OverlappingExecutor{});
     else
         run(DeviceExecutor{});

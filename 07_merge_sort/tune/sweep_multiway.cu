@@ -230,7 +230,7 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
     const Stats two = time_device(timing(), &flusher, [&] { result = two_way_passes<fast::DeviceExecutor>(b, n); });
     std::printf("  2-way passes, usual launch: %2d passes %9.4f ms  %.2f of copy  %s\n", passes2, two.median,
                 gigabytes_per_second(8.0 * n * passes2, two.median) / copy_gbs, verdict(want, result, n));
-    if (fast::overlap_available()) {
+    if (pmpp::dependent_launch_available()) {
         const Stats two_pdl =
             time_device(timing(), &flusher, [&] { result = two_way_passes<fast::OverlappingExecutor>(b, n); });
         std::printf("  2-way passes, PDL:          %2d passes %9.4f ms  %.2f of copy  %s\n", passes2, two_pdl.median,

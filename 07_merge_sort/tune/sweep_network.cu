@@ -262,7 +262,7 @@ int main() {
     const pmpp::CopyBandwidth copy = pmpp::measure_copy_bandwidth(std::size_t{1} << 30, timing(), &flusher);
     cudaDeviceProp prop{};
     PMPP_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    const bool overlap = fast::overlap_available();
+    const bool overlap = pmpp::dependent_launch_available();
     std::printf("sweep_network: %s, copy bandwidth %.0f GB/s; merge passes %s programmatic dependent launch\n",
                 prop.name, copy.gbs, overlap ? "with" : "without");
     const bool large_fits = pmpp::shared_memory_fits(network::tile_shared_bytes<LargeTile>(), 2);

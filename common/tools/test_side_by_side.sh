@@ -59,6 +59,10 @@ run_one() {
 }
 export -f run_one
 
+# The counts in $tally so far, printed after each phase too: a run cut short by a time limit
+# still says what its finished shards saw.
+counts() { awk '{p += $1; f += $2; s += $3} END {printf "%d passed, %d failed, %d skipped", p, f, s}' "$tally"; }
+
 t0=$(date +%s)
 side_filter="*-$alone${excluded:+:$excluded}"
 for bin in "${bins[@]}"; do
@@ -66,7 +70,7 @@ for bin in "${bins[@]}"; do
         echo "$bin $i $shards $side_filter $logs/$(dirname "$(dirname "$bin")")_$i.log"
     done
 done | xargs -P "$jobs" -L 1 bash -c 'run_one "$@"' _
-echo "side by side: $((($(date +%s) - t0))) s"
+echo "side by side: $((($(date +%s) - t0))) s ($(counts))"
 
 t1=$(date +%s)
 alone_filter="$alone${excluded:+-$excluded}"
@@ -87,5 +91,5 @@ done
 echo "the longest shards:"
 grep -H '^PMPP_SHARD_EXIT' "$logs"/*.log | sed -E 's/.*\/([^/]+\.log):.*seconds=([0-9]+)/\2 \1/' | sort -rn | head -5 |
     sed 's/^/  /'
-awk -v pass="$pass" '{p += $1; f += $2; s += $3} END {printf "%s: %d passed, %d failed, %d skipped\n", pass, p, f, s}' "$tally"
+echo "$pass: $(counts)"
 exit $rc

@@ -59,9 +59,8 @@ static_assert(MergeConfig::kMergeThreads == SmallMergeConfig::kMergeThreads &&
 // by place at the end (05's gather_by_place). Twice the shared memory of keys alone: tiles of
 // 8192 take 67,584 bytes a block, tiles of 16384 take 135,168 (one block an SM, sm_80 and newer).
 template <class Key, class Value, class Less>
-inline constexpr bool kSortsPairsWithNetwork = std::is_same_v<Value, PairValue>&& std::is_same_v<Less, KeyLess> &&
-                                               (std::is_same_v<Key, std::uint32_t> ||
-                                                std::is_same_v<Key, std::int32_t> || std::is_same_v<Key, float>);
+inline constexpr bool kSortsPairsWithNetwork = std::is_same_v<Value, PairValue> &&
+                                               (kSortsWithNetwork<Key, NoValues, Less>);
 
 template <class Shape>
 constexpr std::size_t pair_tile_shared_bytes() {

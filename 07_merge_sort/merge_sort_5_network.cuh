@@ -57,7 +57,8 @@ static_assert(MergeConfig::kMergeThreads == SmallMergeConfig::kMergeThreads &&
 // each key's place in the tile in its value register and breaks ties by it, so the (key, place)
 // pairs it sorts are all different and their sorted order is the stable one; the values follow
 // by place at the end (05's gather_by_place). Twice the shared memory of keys alone: tiles of
-// 8192 take 67,584 bytes a block, tiles of 16384 take 135,168 (one block an SM, sm_80 and newer).
+// 8192 take 67,584 bytes a block, tiles of 16384 take 135,168 (one block an SM): sm_80 and newer
+// (sm_75 has 64 KiB a block; it would need tiles of 4096, fewer than variant 4's 5632).
 template <class Key, class Value, class Less>
 inline constexpr bool kSortsPairsWithNetwork = std::is_same_v<Value, PairValue> &&
                                                (kSortsWithNetwork<Key, NoValues, Less>);

@@ -382,3 +382,35 @@ TEST(NetworkPairTile, TheStabilityCheckSeesTheUnstableNetworkReorderEqualKeys) {
         if (out[i] == out[i - 1] && out_values[i] < out_values[i - 1]) reordered = true;
     EXPECT_TRUE(reordered) << "equal keys left in input order by the unstable network: this test shows nothing";
 }
+
+// ---- the stable pair network on the GPU (runs of 8192, and of 16384 where a block fits an SM) ----
+
+template <class Shape>
+void expect_pair_network_sorts_on_the_gpu(const std::vector<std::size_t>& sizes) {
+    using PairMerge = fast::ShippedShape<8>::type;
+    const SortCall<std::uint32_t, PairValue> sort = [](const SortArgs<std::uint32_t, PairValue>& args, std::size_t n) {
+        fast::with_fastest_executor(
+            [&](auto executor) { network::sort_pairs_with<Shape, PairMerge, decltype(executor)>(args, n, KeyLess{}); });
+    };
+    for (std::size_t n : sizes)
+        for (Distribution d : pmpp::all_distributions()) {
+            const auto in =
+                sort_inputs<std::uint32_t, PairValue>(n, d, pmpp::testing::test_seed(n * 8 + static_cast<int>(d)));
+            const pmpp::CheckResult r = check_sort(sort, in, expected_sort(in));
+            EXPECT_TRUE(r.ok) << "stable network tiles of " << Shape::kTile << ", n=" << n << " " << pmpp::to_string(d)
+                              << ": " << r.report();
+        }
+}
+
+TEST(NetworkPairSortOnTheGpu, SortsPairsStablyOnTheEdgesOfItsTilesForEveryDistribution) {
+    PMPP_REQUIRE_GPU();
+    const std::size_t mib = std::size_t{1} << 20;
+    // Tiles of 4096 pairs (33,792 bytes a block) fit every GPU; 8192 (67,584 bytes) do not fit
+    // sm_75's 64 KiB (a T4, or the t4 profile); 16384 need one block of 135,168 bytes an SM.
+    expect_pair_network_sorts_on_the_gpu<bitonic::fused::TileShape<7, 5>>(
+        {1, 4095, 4096, 4097, 3 * 4096 + 17, mib + 5});
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::SmallTile>(), 1))
+        expect_pair_network_sorts_on_the_gpu<network::SmallTile>({8191, 8192, 8193, 16385, 3 * 8192 + 17, mib + 5});
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::LargeTile>(), 1))
+        expect_pair_network_sorts_on_the_gpu<network::LargeTile>({16383, 16384, 16385, 3 * 16384 + 17, mib + 5});
+}

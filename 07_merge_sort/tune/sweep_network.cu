@@ -186,9 +186,10 @@ void sweep_pairs(Buffers& b, PairBuffers& p, std::size_t n, std::uint32_t distin
     };
     row("variant 4 (fast), stable sort tiles of 5632",
         time_device(timing(), &flusher, [&] { fast::sort_with<PairCfg, Exec>(args, n, KeyLess{}); }));
-    row("stable network tiles of 8192", time_device(timing(), &flusher, [&] {
-            network::sort_pairs_with<SmallTile, PairCfg, Exec>(args, n, KeyLess{});
-        }));
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<SmallTile>(), 1))  // not on sm_75 (64 KiB)
+        row("stable network tiles of 8192", time_device(timing(), &flusher, [&] {
+                network::sort_pairs_with<SmallTile, PairCfg, Exec>(args, n, KeyLess{});
+            }));
     if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<LargeTile>(), 1))
         row("stable network tiles of 16384", time_device(timing(), &flusher, [&] {
                 network::sort_pairs_with<LargeTile, PairCfg, Exec>(args, n, KeyLess{});
@@ -225,9 +226,11 @@ void sweep_pair_tile_sorts(Buffers& b, PairBuffers& p, std::size_t n, L2Flusher&
             Exec::template sort_tiles<PairCfg>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(), n,
                                                KeyLess{});
         }));
-    row("stable network: 256 threads x 32 = 8192", SmallTile::kTile, time_device(timing(), &flusher, [&] {
-            network::sort_pair_tiles<SmallTile>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(), n);
-        }));
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<SmallTile>(), 1))
+        row("stable network: 256 threads x 32 = 8192", SmallTile::kTile, time_device(timing(), &flusher, [&] {
+                network::sort_pair_tiles<SmallTile>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(),
+                                                    n);
+            }));
     if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<LargeTile>(), 1))
         row("stable network: 512 threads x 32 = 16384", LargeTile::kTile, time_device(timing(), &flusher, [&] {
                 network::sort_pair_tiles<LargeTile>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(),

@@ -22,6 +22,7 @@
 #include <cub/cub.cuh>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -137,19 +138,24 @@ static __global__ void fill_places(std::uint32_t* values, std::size_t n) {
         values[i] = static_cast<std::uint32_t>(i);
 }
 
-// A stable sort of (key, place) pairs, judged without sorting pairs on the host: the keys are the
-// host's sorted keys, every value is a place whose input key is the key beside it, and equal keys
-// carry increasing places. (Then no place repeats: two equal places would hold equal keys with
-// only equal keys between them, whose places increase.) So the values are the stable order.
+// A stable sort of (key, place) pairs in runs of `run` (the whole array by default; a tile sort's
+// tiles), judged without sorting pairs on the host: the keys are `want` (the host's sorted keys,
+// run by run), every value is a place of its own run whose input key is the key beside it, and
+// equal keys of a run carry increasing places. (Then no place repeats: two equal places would hold
+// equal keys with only equal keys between them, whose places increase.) So the values are the
+// stable order.
 const char* pair_verdict(const std::vector<std::uint32_t>& keys_in, const std::vector<std::uint32_t>& want,
-                         const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n) {
+                         const std::uint32_t* d_keys, const std::uint32_t* d_values, std::size_t n,
+                         std::size_t run = SIZE_MAX) {
     std::vector<std::uint32_t> keys(n), places(n);
     PMPP_CUDA_CHECK(cudaMemcpy(keys.data(), d_keys, n * 4, cudaMemcpyDeviceToHost));
     PMPP_CUDA_CHECK(cudaMemcpy(places.data(), d_values, n * 4, cudaMemcpyDeviceToHost));
     if (keys != want) return "WRONG keys";
     for (std::size_t i = 0; i < n; ++i) {
-        if (places[i] >= n || keys_in[places[i]] != keys[i]) return "WRONG values";
-        if (i > 0 && keys[i] == keys[i - 1] && places[i] <= places[i - 1]) return "WRONG: not stable";
+        const std::size_t base = run == SIZE_MAX ? 0 : i / run * run,
+                          end = run == SIZE_MAX ? n : std::min(n, base + run);
+        if (places[i] < base || places[i] >= end || keys_in[places[i]] != keys[i]) return "WRONG values";
+        if (i > base && keys[i] == keys[i - 1] && places[i] <= places[i - 1]) return "WRONG: not stable";
     }
     return "ok";
 }
@@ -206,19 +212,8 @@ void sweep_pair_tile_sorts(Buffers& b, PairBuffers& p, std::size_t n, L2Flusher&
     std::printf("pair tile sorts alone, n=%zu, 16 distinct keys (GB/s: one read and one write of every pair)\n", n);
     const auto row = [&](const char* name, std::size_t tile, const Stats& s) {
         const double gbs = pmpp::gigabytes_per_second(16.0 * static_cast<double>(n), s.median);
-        // Each tile on its own: a tile's keys as the host sorts them, then the pair verdict per tile.
-        const char* v = "ok";
-        std::vector<std::uint32_t> want = host_tiles_sorted(keys_in, tile), keys(n), places(n);
-        PMPP_CUDA_CHECK(cudaMemcpy(keys.data(), b.out.data(), n * 4, cudaMemcpyDeviceToHost));
-        PMPP_CUDA_CHECK(cudaMemcpy(places.data(), p.values_out.data(), n * 4, cudaMemcpyDeviceToHost));
-        if (keys != want) v = "WRONG keys";
-        for (std::size_t i = 0; i < n && v[0] == 'o'; ++i) {
-            const std::size_t base = i / tile * tile;
-            if (places[i] < base || places[i] >= std::min(n, base + tile) || keys_in[places[i]] != keys[i])
-                v = "WRONG values";
-            else if (i > base && keys[i] == keys[i - 1] && places[i] <= places[i - 1])
-                v = "WRONG: not stable";
-        }
+        const char* v =
+            pair_verdict(keys_in, host_tiles_sorted(keys_in, tile), b.out.data(), p.values_out.data(), n, tile);
         std::printf("  %-46s %9.4f ms (p10-p90 %4.1f%%) %7.0f GB/s (%.2f of copy)  %s\n", name, s.median,
                     100 * s.spread(), gbs, gbs / copy_gbs, v);
     };

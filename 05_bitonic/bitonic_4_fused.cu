@@ -99,13 +99,11 @@ Schedule schedule_for(std::uint32_t tile) {
 template <bool kValues, typename K>
 void sort_on_this_gpu(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     constexpr int kG = kMaxLogGlobalItems<kValues>;
-    const std::uint32_t tile = tile_size<kValues>();
-    const Schedule schedule = schedule_for<kValues>(tile);
-    if (tile == ShippedShape::kTile) {
+    const Schedule schedule = schedule_for<kValues>(tile_size<kValues>());
+    if (tile_for_this_gpu<kValues>() == Tile::Shipped)
         fused::sort_with<ShippedShape, kG, kValues>(keys, values, n, order, schedule);
-    } else {
+    else
         fused::sort_with<SmallShape, kG, kValues>(keys, values, n, order, schedule);
-    }
 }
 
 }  // namespace

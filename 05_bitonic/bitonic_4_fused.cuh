@@ -268,13 +268,15 @@ PMPP_HD void store_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, boo
 template <class Shape, bool kValues, int kFrom, int kTo, class Block>
 PMPP_HD void change_window(Block& block) {
     if constexpr (kFrom != kTo) {
+        using SharedValue =
+            std::remove_pointer_t<decltype(block.shared_values)>;  // u32, or a stable block's u16 places
         block.for_each_thread([&](u32 t, auto& regs) {
             const u32 slot = smem_slot(Shape::index(t, 0, kFrom));
             BITONIC_UNROLL
             for (int r = 0; r < Shape::kItems; ++r) {
                 const u32 offset = smem_slot(static_cast<u32>(r) << kFrom);
                 block.shared_keys[slot + offset] = regs.key[r];
-                if constexpr (kValues) block.shared_values[slot + offset] = regs.value[r];
+                if constexpr (kValues) block.shared_values[slot + offset] = static_cast<SharedValue>(regs.value[r]);
             }
         });
         block.sync();
@@ -309,8 +311,9 @@ PMPP_HD void exchange_in_registers(Block& block) {
 }
 
 // Every key the block holds in window kWindow XORed with bits(tile index): a change of direction.
-// A stable block complements the places too: (~key, ~place) pairs sort in the reverse order of
-// (key, place) pairs, as ~key does of key.
+// A stable block complements the places too, within the tile's index bits: (~key, place ^ (kTile
+// - 1)) pairs sort in the reverse order of (key, place) pairs, as ~key does of key, and a place
+// stays below kTile, so a block may keep places in 16-bit shared memory (GpuBlock's SharedValue).
 #pragma nv_exec_check_disable
 template <class Shape, int kWindow, class Block, class Bits>
 PMPP_HD void complement_where(Block& block, Bits bits) {
@@ -319,7 +322,7 @@ PMPP_HD void complement_where(Block& block, Bits bits) {
         for (int r = 0; r < Shape::kItems; ++r) {
             const u32 b = bits(Shape::index(t, r, kWindow));
             regs.key[r] ^= b;
-            if constexpr (Block::kStable) regs.value[r] ^= b;
+            if constexpr (Block::kStable) regs.value[r] ^= b & (Shape::kTile - 1);
         }
     });
 }
@@ -640,14 +643,18 @@ inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double
 // ---- GPU kernels and launches -------------------------------------------------------------------
 
 // kStable (with values only): ties broken by the element's place in the tile, values gathered by
-// it at the end (sort_tile only; 07's stable sort of pairs).
-template <class Shape, bool kValues, bool kStable_ = false>
+// it at the end (sort_tile only; 07's stable sort of pairs). SharedValue: what a change of window
+// keeps a value register in; a stable block may keep its places (all below kTile) in halfwords,
+// 6 bytes an element through shared memory instead of 8.
+template <class Shape, bool kValues, bool kStable_ = false, class SharedValue = u32>
 struct GpuBlock {
     static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
+    static_assert(std::is_same_v<SharedValue, u32> || (kStable_ && Shape::kTile <= 65536u),
+                  "only a stable block's places (below kTile) fit a narrower word");
     static constexpr bool kStable = kStable_;
     Registers<Shape, kValues> regs;
     u32* shared_keys;
-    u32* shared_values;
+    SharedValue* shared_values;
     u32 tile;
     template <class F>
     __device__ __forceinline__ void for_each_thread(F&& f) {

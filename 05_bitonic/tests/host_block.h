@@ -7,21 +7,26 @@
 #include "../bitonic_4_fused.cuh"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace bitonic_tests {
 
-template <class Shape, bool kValues, bool kStable_ = false>
+template <class Shape, bool kValues, bool kStable_ = false, class SharedValue = bitonic::fused::u32>
 struct HostBlock {
     static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
+    static_assert(std::is_same_v<SharedValue, bitonic::fused::u32> || (kStable_ && Shape::kTile <= 65536u),
+                  "only a stable block's places (below kTile) fit a narrower word");
     static constexpr bool kStable = kStable_;
     using u32 = bitonic::fused::u32;
     static constexpr u32 kGarbage = 0xDEADBEEFu;
     std::vector<bitonic::fused::Registers<Shape, kValues>> regs =
         std::vector<bitonic::fused::Registers<Shape, kValues>>(Shape::kThreads);
-    std::vector<u32> storage = std::vector<u32>(2 * Shape::kSharedWords, kGarbage);
-    u32* shared_keys = storage.data();
-    u32* shared_values = storage.data() + Shape::kSharedWords;
+    std::vector<u32> key_storage = std::vector<u32>(Shape::kSharedWords, kGarbage);
+    std::vector<SharedValue> value_storage =
+        std::vector<SharedValue>(Shape::kSharedWords, static_cast<SharedValue>(kGarbage));
+    u32* shared_keys = key_storage.data();
+    SharedValue* shared_values = value_storage.data();
     u32 tile = 0;
     int syncs = 0;
 
@@ -30,7 +35,10 @@ struct HostBlock {
         for (u32 t = 0; t < static_cast<u32>(Shape::kThreads); ++t) f(t, regs[t]);
     }
     void sync() {
-        if (++syncs % 2 == 0) std::fill(storage.begin(), storage.end(), kGarbage);  // a window change is over
+        if (++syncs % 2 == 0) {  // a window change is over
+            std::fill(key_storage.begin(), key_storage.end(), kGarbage);
+            std::fill(value_storage.begin(), value_storage.end(), static_cast<SharedValue>(kGarbage));
+        }
     }
 };
 

@@ -8,9 +8,10 @@
 // (one read and one write of every key). Every output is compared with the host's answer
 // (std::sort; for a tile sort, std::sort of each tile). Then u32 pairs (NOTES.md, "A stable
 // network tile sort for pairs"): CUB's SortPairsCopy, variant 4's shipped pair sort (tiles of
-// 5632) and the stable network's tiles of 8192 and 16384 with variant 4's pair merges, at 2^20 +
-// 13, 2^24 (random and 16 distinct keys) and 2^28, and the pair tile sorts alone at 2^24; the
-// values are the input places, so the host checks stability without sorting pairs (pair_verdict).
+// 5632) and the stable network's tiles of 8192 and 16384 (places through shared memory in u32 or
+// in u16) with variant 4's pair merges, at 2^20 + 13, 2^24 (random and 16 distinct keys) and
+// 2^28, and the pair tile sorts alone at 2^24; the values are the input places, so the host
+// checks stability without sorting pairs (pair_verdict).
 // Events, two warm-ups, the L2 flushed before each of ten runs, medians (sweep_inputs.cuh). About
 // 40 s on an H100.
 #include "../merge_sort_5_network.cuh"
@@ -192,14 +193,19 @@ void sweep_pairs(Buffers& b, PairBuffers& p, std::size_t n, std::uint32_t distin
     };
     row("variant 4 (fast), stable sort tiles of 5632",
         time_device(timing(), &flusher, [&] { fast::sort_with<PairCfg, Exec>(args, n, KeyLess{}); }));
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<SmallTile>(), 1))  // not on sm_75 (64 KiB)
-        row("stable network tiles of 8192", time_device(timing(), &flusher, [&] {
-                network::sort_pairs_with<SmallTile, PairCfg, Exec>(args, n, KeyLess{});
-            }));
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<LargeTile>(), 1))
-        row("stable network tiles of 16384", time_device(timing(), &flusher, [&] {
-                network::sort_pairs_with<LargeTile, PairCfg, Exec>(args, n, KeyLess{});
-            }));
+    // The network's rows where a block fits (8192 with u32 places: not on sm_75's 64 KiB).
+    const auto network_row = [&](auto shape, auto place_word, const char* name) {
+        using Shape = decltype(shape);
+        using PlaceWord = decltype(place_word);
+        if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<Shape, PlaceWord>(), 1))
+            row(name, time_device(timing(), &flusher, [&] {
+                    network::sort_pairs_with<Shape, PairCfg, Exec, PlaceWord>(args, n, KeyLess{});
+                }));
+    };
+    network_row(SmallTile{}, std::uint32_t{}, "stable network tiles of 8192");
+    network_row(SmallTile{}, std::uint16_t{}, "stable network tiles of 8192, u16 places");
+    network_row(LargeTile{}, std::uint32_t{}, "stable network tiles of 16384");
+    network_row(LargeTile{}, std::uint16_t{}, "stable network tiles of 16384, u16 places");
 }
 
 // The pair tile sorts alone, at n: variant 4's stable tiles and the stable network's, as ms and GB/s
@@ -221,16 +227,19 @@ void sweep_pair_tile_sorts(Buffers& b, PairBuffers& p, std::size_t n, L2Flusher&
             Exec::template sort_tiles<PairCfg>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(), n,
                                                KeyLess{});
         }));
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<SmallTile>(), 1))
-        row("stable network: 256 threads x 32 = 8192", SmallTile::kTile, time_device(timing(), &flusher, [&] {
-                network::sort_pair_tiles<SmallTile>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(),
-                                                    n);
-            }));
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<LargeTile>(), 1))
-        row("stable network: 512 threads x 32 = 16384", LargeTile::kTile, time_device(timing(), &flusher, [&] {
-                network::sort_pair_tiles<LargeTile>(b.in.data(), p.values_in.data(), b.out.data(), p.values_out.data(),
-                                                    n);
-            }));
+    const auto network_row = [&](auto shape, auto place_word, const char* name) {
+        using Shape = decltype(shape);
+        using PlaceWord = decltype(place_word);
+        if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<Shape, PlaceWord>(), 1))
+            row(name, Shape::kTile, time_device(timing(), &flusher, [&] {
+                    network::sort_pair_tiles<Shape, PlaceWord>(b.in.data(), p.values_in.data(), b.out.data(),
+                                                               p.values_out.data(), n);
+                }));
+    };
+    network_row(SmallTile{}, std::uint32_t{}, "stable network: 256 threads x 32 = 8192");
+    network_row(SmallTile{}, std::uint16_t{}, "stable network: 8192, u16 places");
+    network_row(LargeTile{}, std::uint32_t{}, "stable network: 512 threads x 32 = 16384");
+    network_row(LargeTile{}, std::uint16_t{}, "stable network: 16384, u16 places");
 }
 
 // The tile sorts alone: each writes b.out from b.in.

@@ -105,9 +105,11 @@ namespace {
 // its stores it lets the next kernel, the first pass's partition launched with programmatic
 // dependent launch, start launching (fast::let_next_kernel_launch). Registers capped so that two
 // blocks share an SM (64 a thread for 2 x 512 threads; on sm_90 ptxas takes 48 for the tile of
-// 8192 and 56 for 16384, no spills).
+// 8192 and 56 for 16384, no spills); a block of 1024 threads (tune/sweep_network's tile of
+// 32768, 135,168 bytes of shared memory) is one an SM, so its cap is 64 too.
 template <class Shape, class Key>
-__global__ void __launch_bounds__(Shape::kThreads, pmpp::min_blocks_that_fit(Shape::kThreads, 2))
+__global__ void __launch_bounds__(Shape::kThreads,
+                                  Shape::kThreads <= 512 ? pmpp::min_blocks_that_fit(Shape::kThreads, 2) : 1)
     network_sort_tiles_kernel(const Key* keys_in, Key* keys_out, std::size_t n) {
     extern __shared__ std::uint32_t network_shared[];
     bitonic::fused::GpuBlock<Shape, false> block{{}, network_shared, network_shared + Shape::kSharedWords, 0};

@@ -2,9 +2,10 @@
 // runs, variant 4's merge passes the rest) against variant 4 and CUB, u32 keys; `make tune`, then
 // build/tune/sweep_network (or tune/gpu_run.sh). For each size (2^20 + 13, 2^22 + 12345, 2^24,
 // 2^24 with 16 distinct keys, 2^28), timed: variant 4's sort (the shipped shape, 17,408-key
-// tiles), variant 5 with network tiles of 8192 and of 16384, and CUB's DeviceMergeSort (the
-// harness's cub row, StableSortKeysCopy), each as ms and t / CUB. Then the tile sorts alone at
-// 2^24 and 2^28: variant 4's of 17,408 keys and the network's of 8192 and 16384, as ms and GB/s
+// tiles), variant 5 with network tiles of 8192 and of 16384 (and 32768 where one block of 135,168
+// bytes fits an SM: not shipped), and CUB's DeviceMergeSort (the harness's cub row,
+// StableSortKeysCopy), each as ms and t / CUB. Then the tile sorts alone at 2^24 and 2^28:
+// variant 4's of 17,408 keys and the network's of 8192, 16384 (and 32768), as ms and GB/s
 // (one read and one write of every key). Every output is compared with the host's answer
 // (std::sort; for a tile sort, std::sort of each tile). Then u32 pairs (NOTES.md, "A stable
 // network tile sort for pairs"): CUB's SortPairsCopy, variant 4's shipped pair sort (tiles of
@@ -42,6 +43,11 @@ namespace {
 using Cfg = fast::ShippedShape<4>::type;  // variant 4's shipped shape for 4-byte keys: tiles of 17,408
 using SmallTile = network::SmallTile;  // 256 x 32 = 8192
 using LargeTile = network::LargeTile;  // 512 x 32 = 16384
+// 1024 x 32 = 32768, one block of 135,168 bytes an SM: one merge pass fewer than 16384 (at 2^24
+// and 2^28), for a tile sort with one more stage and 1024 threads at every barrier. Timed where
+// one block fits (NOTES.md, "A tile of 32768"); variant 5 does not ship it.
+using HugeTile = bitonic::fused::TileShape<10, 5>;
+bool huge_tile_fits() { return pmpp::shared_memory_fits(network::tile_shared_bytes<HugeTile>(), 1); }
 
 struct Buffers {
     DeviceBuffer<std::uint32_t> in, out, scratch;
@@ -91,9 +97,9 @@ std::vector<std::uint32_t> host_tiles_sorted(std::vector<std::uint32_t> v, std::
 template <class Exec>
 void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& flusher) {
     const std::vector<std::uint32_t> want = host_sorted(draw(b, n, distinct));
-    std::printf("n=%zu (%s): merge passes from runs of 17408 / 8192 / 16384: %d / %d / %d\n", n,
+    std::printf("n=%zu (%s): merge passes from runs of 17408 / 8192 / 16384 / 32768: %d / %d / %d / %d\n", n,
                 distinct ? "16 distinct keys" : "random keys", merge_passes(n, Cfg::kSortTile),
-                merge_passes(n, SmallTile::kTile), merge_passes(n, LargeTile::kTile));
+                merge_passes(n, SmallTile::kTile), merge_passes(n, LargeTile::kTile), merge_passes(n, HugeTile::kTile));
     SortArgs<std::uint32_t, NoValues> args = b.args();
     const Stats cub = time_device(timing(), &flusher, [&] {
         std::size_t bytes = b.cub_bytes;
@@ -114,6 +120,10 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
     row("variant 5 (network), network tiles of 16384", time_device(timing(), &flusher, [&] {
             network::sort_with<LargeTile, network::MergeConfig, Exec>(args, n, KeyLess{});
         }));
+    if (huge_tile_fits())
+        row("network tiles of 32768 (1024 threads)", time_device(timing(), &flusher, [&] {
+                network::sort_with<HugeTile, network::MergeConfig, Exec>(args, n, KeyLess{});
+            }));
 }
 
 // ---- u32 pairs: variant 4 against the stable network tile sort (kSortsPairsWithNetwork) ----------
@@ -260,6 +270,9 @@ void sweep_tile_sorts(Buffers& b, std::size_t n, L2Flusher& flusher, double copy
         time_device(timing(), &flusher, [&] { network::sort_tiles<SmallTile>(b.in.data(), b.out.data(), n); }));
     row("network: 512 threads x 32 = 16384", LargeTile::kTile,
         time_device(timing(), &flusher, [&] { network::sort_tiles<LargeTile>(b.in.data(), b.out.data(), n); }));
+    if (huge_tile_fits())
+        row("network: 1024 threads x 32 = 32768", HugeTile::kTile,
+            time_device(timing(), &flusher, [&] { network::sort_tiles<HugeTile>(b.in.data(), b.out.data(), n); }));
 }
 
 }  // namespace

@@ -129,6 +129,9 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
 // ---- u32 pairs: variant 4 against the stable network tile sort (kSortsPairsWithNetwork) ----------
 
 using PairCfg = fast::ShippedShape<8>::type;  // variant 4's shipped pair shape: sort tiles of 5632, merges of 2816
+// Wider pair merges: 15 pairs a thread (120 bytes of registers), 3840 a merge tile, 4 blocks an SM
+// (30,720 bytes of shared memory each), registers capped at 64. Only its merge passes are used.
+using WidePairMerge = fast::Config<256, 512, 15, 4>;
 
 struct PairBuffers {
     DeviceBuffer<std::uint32_t> values_in, values_out, values_scratch;
@@ -203,19 +206,23 @@ void sweep_pairs(Buffers& b, PairBuffers& p, std::size_t n, std::uint32_t distin
     };
     row("variant 4 (fast), stable sort tiles of 5632",
         time_device(timing(), &flusher, [&] { fast::sort_with<PairCfg, Exec>(args, n, KeyLess{}); }));
-    // The network's rows where a block fits (8192 with u32 places: not on sm_75's 64 KiB).
-    const auto network_row = [&](auto shape, auto place_word, const char* name) {
+    // The network's rows where a block fits (8192 with u32 places: not on sm_75's 64 KiB), with
+    // variant 4's pair merges (256 x 11 = 2816 a merge tile) or merge tiles of 256 x 15 = 3840.
+    const auto network_row = [&](auto shape, auto place_word, auto merge_cfg, const char* name) {
         using Shape = decltype(shape);
         using PlaceWord = decltype(place_word);
+        using MergeCfg = decltype(merge_cfg);
         if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<Shape, PlaceWord>(), 1))
             row(name, time_device(timing(), &flusher, [&] {
-                    network::sort_pairs_with<Shape, PairCfg, Exec, PlaceWord>(args, n, KeyLess{});
+                    network::sort_pairs_with<Shape, MergeCfg, Exec, PlaceWord>(args, n, KeyLess{});
                 }));
     };
-    network_row(SmallTile{}, std::uint32_t{}, "stable network tiles of 8192");
-    network_row(SmallTile{}, std::uint16_t{}, "stable network tiles of 8192, u16 places");
-    network_row(LargeTile{}, std::uint32_t{}, "stable network tiles of 16384");
-    network_row(LargeTile{}, std::uint16_t{}, "stable network tiles of 16384, u16 places");
+    network_row(SmallTile{}, std::uint32_t{}, PairCfg{}, "stable network tiles of 8192");
+    network_row(SmallTile{}, std::uint16_t{}, PairCfg{}, "stable network tiles of 8192, u16 places");
+    network_row(LargeTile{}, std::uint32_t{}, PairCfg{}, "stable network tiles of 16384");
+    network_row(LargeTile{}, std::uint16_t{}, PairCfg{}, "stable network tiles of 16384, u16 places");
+    network_row(SmallTile{}, std::uint16_t{}, WidePairMerge{}, "  the same 8192, u16, merges of 256 x 15");
+    network_row(LargeTile{}, std::uint16_t{}, WidePairMerge{}, "  the same 16384, u16, merges of 256 x 15");
 }
 
 // The pair tile sorts alone, at n: variant 4's stable tiles and the stable network's, as ms and GB/s

@@ -200,16 +200,18 @@ TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
 
 TEST(FusedSchedule, BlockPassesOfRunsDownToEightSortEveryKindOnTheGpuInChunksAndWithout) {
     PMPP_REQUIRE_GPU();
-    // Tiles of 4096: 2^20 + 3 is padded to 2^21, whose stages 2^20 and 2^21 have 8 and 9 strides
-    // past the tile, one block pass each reading runs of 16 and of 8 (7 to 9 with values); in
-    // chunks of 2^19 stage 2^19 (7 strides) runs chunk by chunk, the two above over the array.
-    for (const BitonicFn& fn :
-         {BITONIC_FN(fused_with_block_runs_of_eight_in_chunks), BITONIC_FN(fused_with_block_runs_of_eight)})
-        for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials())
-            for (std::size_t n : {(std::size_t{1} << 20) + 3, std::size_t{1} << 21}) {
-                const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
-                EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
-            }
+    // Tiles of 4096: 2^21, and 2^20 + 3 padded to it, have stages 2^20 and 2^21 with 8 and 9
+    // strides past the tile, one block pass each reading runs of 16 and of 8 (7 to 9 with
+    // values); in chunks of 2^19 (with the partial last chunk of 2^20 + 3) stage 2^19 runs chunk
+    // by chunk, the two above over the array.
+    const std::pair<BitonicFn, std::size_t> runs[] = {
+        {BITONIC_FN(fused_with_block_runs_of_eight_in_chunks), (std::size_t{1} << 20) + 3},
+        {BITONIC_FN(fused_with_block_runs_of_eight), std::size_t{1} << 21}};
+    for (const auto& [fn, n] : runs)
+        for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials()) {
+            const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
+            EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+        }
 }
 
 TEST(FusedSchedule, LongPassesInBlocksSortEveryKindOnTheGpuInChunksAndWithout) {

@@ -264,6 +264,12 @@ PMPP_HD void store_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, boo
 
 // Moves the tile from window kFrom to window kTo through shared memory. A thread's slots in a
 // window are its register-0 slot plus a constant per register (smem_slot is additive).
+// The barrier after the reads (Block::kOneBarrier false, as shipped) is not needed for
+// correctness: a thread's writes in the next change go to the slots of the elements it holds,
+// which are the slots it has just read and no other thread reads or writes before the next
+// change's barrier. A block with kOneBarrier drops it (one __syncthreads a change instead of
+// two; 05 NOTES, "One barrier a change of window"); window_change_over() lets the host emulator
+// poison shared memory there instead.
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, int kFrom, int kTo, class Block>
 PMPP_HD void change_window(Block& block) {
@@ -289,7 +295,10 @@ PMPP_HD void change_window(Block& block) {
                 if constexpr (kValues) regs.value[r] = block.shared_values[slot + offset];
             }
         });
-        block.sync();  // before anyone overwrites shared memory again
+        if constexpr (Block::kOneBarrier)
+            block.window_change_over();
+        else
+            block.sync();  // before anyone overwrites shared memory again
     }
 }
 
@@ -663,12 +672,14 @@ inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double
 // it at the end (sort_tile only; 07's stable sort of pairs). SharedValue: what a change of window
 // keeps a value register in; a stable block may keep its places (all below kTile) in halfwords,
 // 6 bytes an element through shared memory instead of 8.
-template <class Shape, bool kValues, bool kStable_ = false, class SharedValue = u32>
+// kOneBarrier_: one barrier a change of window (change_window).
+template <class Shape, bool kValues, bool kStable_ = false, class SharedValue = u32, bool kOneBarrier_ = false>
 struct GpuBlock {
     static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
     static_assert(std::is_same_v<SharedValue, u32> || (kStable_ && Shape::kTile <= 65536u),
                   "only a stable block's places (below kTile) fit a narrower word");
     static constexpr bool kStable = kStable_;
+    static constexpr bool kOneBarrier = kOneBarrier_;
     Registers<Shape, kValues> regs;
     u32* shared_keys;
     SharedValue* shared_values;
@@ -678,39 +689,43 @@ struct GpuBlock {
         f(threadIdx.x, regs);
     }
     __device__ __forceinline__ void sync() { __syncthreads(); }
+    __device__ __forceinline__ void window_change_over() {}
 };
 
 // Every kernel waits for the one before it first (a no-op unless launched with dependent launch:
 // common/primitives/dependent_launch.cuh) and lets the next one launch after its stores. A tile
 // pass covers the tiles first_tile + blockIdx.x, a long pass the threads first_thread + ... .
-template <class Shape, bool kValues, class K>
+template <class Shape, bool kValues, class K, bool kOneBarrier = false>
 __global__ void __launch_bounds__(Shape::kThreads)
     sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass, u32 first_tile) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
+    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
+        {}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     sort_tile<Shape, kValues>(block, keys, values, keys, values, n, flip, last_pass);
     pmpp::let_next_kernel_launch();
 }
 
-template <class Shape, bool kValues, class K>
+template <class Shape, bool kValues, class K, bool kOneBarrier = false>
 __global__ void __launch_bounds__(Shape::kThreads)
     merge_tiles_kernel(K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass, u32 first_tile) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
+    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
+        {}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     merge_tile<Shape, kValues>(block, keys, values, n, k, flip, last_pass);
     pmpp::let_next_kernel_launch();
 }
 
 // kShortestRun: 5 for the passes that read runs of 32 (no steps below tile bit 5 compiled in),
 // kMinLogBlockRun for those that read shorter runs.
-template <class Shape, bool kValues, int kShortestRun, class K>
+template <class Shape, bool kValues, int kShortestRun, class K, bool kOneBarrier = false>
 __global__ void __launch_bounds__(Shape::kThreads)
     block_strides_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items, u32 first_block) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_block + blockIdx.x};
+    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
+        {}, shared_words, shared_words + Shape::kSharedWords, first_block + blockIdx.x};
     block_strides<Shape, kValues, kShortestRun>(block, keys, values, n, k, low_bit, log_items);
     pmpp::let_next_kernel_launch();
 }
@@ -780,8 +795,9 @@ inline int max_log_block_items(const Schedule& schedule, int log_tile) {
 Schedule fused_schedule_for_this_gpu(bool values);
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
-// in the passes over long strides.
-template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
+// in the passes over long strides; kOneBarrier: its tile kernels take one barrier a change of
+// window (change_window; not shipped).
+template <class Shape, int kMaxLogGlobalItems, bool kValues, bool kOneBarrier = false, class K>
 void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule schedule = {}) {
     if (n < 2) return;
     if (n > kMaxSortLength)
@@ -790,14 +806,14 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     constexpr std::size_t shared_bytes = tile_shared_bytes<Shape, kValues>();
     static const bool shared_memory_allowed = [] {  // above 48 KiB a kernel must ask, once
-        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K, kOneBarrier>, shared_bytes,
                                           "bitonic_sort_fused's tile sort");
-        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K, kOneBarrier>, shared_bytes,
                                           "bitonic_sort_fused's tile merge");
-        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, 5, K>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, 5, K, kOneBarrier>, shared_bytes,
                                           "bitonic_sort_fused's long pass in blocks");
-        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, kMinLogBlockRun, K>, shared_bytes,
-                                          "bitonic_sort_fused's long pass in blocks of shorter runs");
+        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, kMinLogBlockRun, K, kOneBarrier>,
+                                          shared_bytes, "bitonic_sort_fused's long pass in blocks of shorter runs");
         return true;
     }();
     (void)shared_memory_allowed;
@@ -808,8 +824,8 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
         const Range tiles = tiles_of(pass, Shape::kTile);
         switch (pass.kind) {
             case Pass::Kind::SortTiles:
-                pmpp::launch_kernel(dependent, sort_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
-                                    shared_bytes, keys, values, n32, flip, pass.last, tiles.first);
+                pmpp::launch_kernel(dependent, sort_tiles_kernel<Shape, kValues, K, kOneBarrier>, tiles.count(),
+                                    Shape::kThreads, shared_bytes, keys, values, n32, flip, pass.last, tiles.first);
                 break;
             case Pass::Kind::GlobalStrides:
                 launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32, dependent);
@@ -818,15 +834,16 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
                 const Range blocks = blocks_of(pass, Shape::kLogTile);
                 const bool runs_of_32 = block_span(Shape::kLogTile, pass.low_bit, pass.log_items).log_run == 5;
                 pmpp::launch_kernel(dependent,
-                                    runs_of_32 ? block_strides_kernel<Shape, kValues, 5, K>
-                                               : block_strides_kernel<Shape, kValues, kMinLogBlockRun, K>,
+                                    runs_of_32 ? block_strides_kernel<Shape, kValues, 5, K, kOneBarrier>
+                                               : block_strides_kernel<Shape, kValues, kMinLogBlockRun, K, kOneBarrier>,
                                     blocks.count(), Shape::kThreads, shared_bytes, keys, values, n32, pass.k,
                                     pass.low_bit, pass.log_items, blocks.first);
                 break;
             }
             case Pass::Kind::MergeTiles:
-                pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
-                                    shared_bytes, keys, values, n32, pass.k, flip, pass.last, tiles.first);
+                pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K, kOneBarrier>, tiles.count(),
+                                    Shape::kThreads, shared_bytes, keys, values, n32, pass.k, flip, pass.last,
+                                    tiles.first);
                 break;
         }
         count_launch(pass.end - pass.begin, element_bytes);

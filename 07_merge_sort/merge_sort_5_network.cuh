@@ -106,28 +106,30 @@ namespace {
 // dependent launch, start launching (fast::let_next_kernel_launch). Registers capped so that two
 // blocks share an SM (64 a thread for 2 x 512 threads; on sm_90 ptxas takes 48 for the tile of
 // 8192 and 56 for 16384, no spills); a block of 1024 threads (tune/sweep_network's tile of
-// 32768, 135,168 bytes of shared memory) is one an SM, so its cap is 64 too.
-template <class Shape, class Key>
+// 32768, 135,168 bytes of shared memory) is one an SM, so its cap is 64 too. kOneBarrier: one
+// barrier a change of window (05's change_window; tune/sweep_network times it, not shipped).
+template <class Shape, class Key, bool kOneBarrier = false>
 __global__ void __launch_bounds__(Shape::kThreads,
                                   Shape::kThreads <= 512 ? pmpp::min_blocks_that_fit(Shape::kThreads, 2) : 1)
     network_sort_tiles_kernel(const Key* keys_in, Key* keys_out, std::size_t n) {
     extern __shared__ std::uint32_t network_shared[];
-    bitonic::fused::GpuBlock<Shape, false> block{{}, network_shared, network_shared + Shape::kSharedWords, 0};
+    bitonic::fused::GpuBlock<Shape, false, false, std::uint32_t, kOneBarrier> block{
+        {}, network_shared, network_shared + Shape::kSharedWords, 0};
     sort_tile_alone<Shape>(block, keys_in, keys_out, n, blockIdx.x * static_cast<std::size_t>(Shape::kTile));
     fast::let_next_kernel_launch();
 }
 
 // keys_out = keys_in sorted in tiles of Shape::kTile, each on its own.
-template <class Shape, class Key>
+template <class Shape, bool kOneBarrier = false, class Key>
 void sort_tiles(const Key* keys_in, Key* keys_out, std::size_t n) {
     if (n == 0) return;
     constexpr std::size_t bytes = tile_shared_bytes<Shape>();
-    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_tiles_kernel<Shape, Key>, bytes,
-                                                                   "merge_sort_network's tile sort"),
+    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_tiles_kernel<Shape, Key, kOneBarrier>,
+                                                                   bytes, "merge_sort_network's tile sort"),
                                  true);
     (void)allowed;
     const std::size_t tiles = (n + Shape::kTile - 1) / Shape::kTile;
-    network_sort_tiles_kernel<Shape, Key>
+    network_sort_tiles_kernel<Shape, Key, kOneBarrier>
         <<<static_cast<unsigned>(tiles), Shape::kThreads, bytes>>>(keys_in, keys_out, n);
     PMPP_CHECK_LAUNCH();
 }
@@ -179,12 +181,12 @@ void sort_pairs_with(const SortArgs<Key, PairValue>& args, std::size_t n, Less l
 // passes of Cfg (variant 4's fast::sort_runs_with; Exec launches them, fast::OverlappingExecutor
 // with programmatic dependent launch). A pair of runs of 8192 or 16384 keys is not a whole number
 // of merge tiles of 4352, so the passes lay their tiles out per pair (fast::PairTiledRuns).
-template <class Shape, class Cfg, class Exec, class Key, class Less>
+template <class Shape, class Cfg, class Exec, bool kOneBarrier = false, class Key, class Less>
 void sort_with(const SortArgs<Key, NoValues>& args, std::size_t n, Less less) {
     static_assert(kSortsWithNetwork<Key, NoValues, Less>, "the network sorts 4-byte keys without values");
     fast::sort_runs_with<Cfg, Exec, fast::PairTiledRuns>(
         args, n, less, Shape::kTile, [&](const Key* keys_in, const NoValues*, Key* keys_out, NoValues*) {
-            sort_tiles<Shape>(keys_in, keys_out, n);
+            sort_tiles<Shape, kOneBarrier>(keys_in, keys_out, n);
         });
 }
 

@@ -154,14 +154,14 @@ TEST_P(EverySort, SortsSignedZerosInfinitiesNaNsAndIntegerExtremes) {
 // only above 2^23 keys on a large L2 (or 2^19 under the t4 profile), at sizes a test can afford:
 // several whole chunks, a partial last chunk, one chunk. Tiles of 4096 (chunks of 2^14), which fit
 // every supported GPU with values too (8192 with values does not fit a T4's 64 KiB a block).
-template <typename K, int kLogChunk, bool kBlockStrides, int kMinLogBlockRun = 5>
+template <typename K, int kLogChunk, bool kBlockStrides, int kMinLogBlockRun = 5, bool kOneBarrier = false>
 void fused_with_schedule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     using Shape = fused::TileShape<7, 5>;
     const fused::Schedule schedule{kLogChunk, true, true, kBlockStrides, kMinLogBlockRun};
     if (values != nullptr)
-        fused::sort_with<Shape, 3, true>(keys, values, n, order, schedule);
+        fused::sort_with<Shape, 3, true, kOneBarrier>(keys, values, n, order, schedule);
     else
-        fused::sort_with<Shape, 5, false>(keys, values, n, order, schedule);
+        fused::sort_with<Shape, 5, false, kOneBarrier>(keys, values, n, order, schedule);
 }
 template <typename K>
 void fused_in_chunks_of_four_tiles(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
@@ -185,6 +185,11 @@ void fused_with_block_runs_of_eight_in_chunks(K* keys, std::uint32_t* values, st
 template <typename K>
 void fused_with_block_runs_of_eight(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     fused_with_schedule<K, 31, true, 3>(keys, values, n, order);
+}
+// One barrier a change of window (change_window), with chunks, block passes and runs down to 8.
+template <typename K>
+void fused_with_one_barrier_a_change(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
+    fused_with_schedule<K, 19, true, 3, true>(keys, values, n, order);
 }
 
 TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
@@ -213,6 +218,21 @@ TEST(FusedSchedule, BlockPassesOfRunsDownToEightSortEveryKindOnTheGpuInChunksAnd
             const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
             EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
         }
+}
+
+TEST(FusedSchedule, OneBarrierAChangeOfWindowSortsEveryKindOnTheGpu) {
+    PMPP_REQUIRE_GPU();
+    // Every kernel kind of the sort (tile sort, tile merges, register and block passes of every
+    // run length), in chunks of 2^19 with a partial last one; few distinct keys as well, where a
+    // slot read before its write would show as a duplicated or lost key.
+    const BitonicFn fn = BITONIC_FN(fused_with_one_barrier_a_change);
+    for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials()) {
+        const std::size_t n = (std::size_t{1} << 20) + 3;
+        const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
+        EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+    }
+    const CheckResult r = check_fn(fn, (std::size_t{1} << 19) + 1, Distribution::FewDistinct, kU32AscendingKeys, 7);
+    EXPECT_TRUE(r.ok) << r.report();
 }
 
 TEST(FusedSchedule, LongPassesInBlocksSortEveryKindOnTheGpuInChunksAndWithout) {

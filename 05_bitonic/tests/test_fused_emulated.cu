@@ -25,8 +25,9 @@ namespace {
 using bitonic_tests::HostBlock;  // the block-level code on the host, thread after thread (host_block.h)
 
 // bitonic_sort_fused, emulated: the plan's passes, each over the tiles or threads of its range.
-template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
+template <class Shape, int kMaxLogGlobalItems, bool kValues, bool kOneBarrier = false, class K>
 void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const Schedule& schedule) {
+    using Block = HostBlock<Shape, kValues, false, u32, kOneBarrier>;
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     const u32 n32 = static_cast<u32>(n);
     for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks,
@@ -35,7 +36,7 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const S
             const Range blocks = blocks_of(pass, Shape::kLogTile);
             const bool runs_of_32 = block_span(Shape::kLogTile, pass.low_bit, pass.log_items).log_run == 5;
             for (u32 b = blocks.first; b < blocks.last; ++b) {  // the instantiation sort_with launches
-                HostBlock<Shape, kValues> block;
+                Block block;
                 block.tile = b;
                 if (runs_of_32)
                     block_strides<Shape, kValues, 5>(block, keys, values, n32, pass.k, pass.low_bit, pass.log_items);
@@ -57,7 +58,7 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const S
         }
         const Range tiles = tiles_of(pass, Shape::kTile);
         for (u32 tile = tiles.first; tile < tiles.last; ++tile) {
-            HostBlock<Shape, kValues> block;
+            Block block;
             block.tile = tile;
             if (pass.kind == Pass::Kind::SortTiles)
                 sort_tile<Shape, kValues>(block, keys, values, keys, values, n32, flip, pass.last);
@@ -68,16 +69,19 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const S
 }
 
 // emulate_fused as a host sort of any key type (values null for keys alone); LogChunk 31: no chunks;
-// block passes that read runs of 2^kMinLogBlockRun elements at the shortest.
-template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31, bool kBlockStrides = false, int kMinLogBlockRun = 5>
+// block passes that read runs of 2^kMinLogBlockRun elements at the shortest; kOneBarrier: one
+// barrier a change of window.
+template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31, bool kBlockStrides = false, int kMinLogBlockRun = 5,
+          bool kOneBarrier = false>
 struct EmulatedFused {
     template <class K>
     void operator()(K* keys, u32* values, std::size_t n, SortOrder order) const {
         const Schedule schedule{kLogChunk, false, true, kBlockStrides, kMinLogBlockRun};
         if (values != nullptr)
-            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order, schedule);
+            emulate_fused<Shape, kMaxLogGlobalItems, true, kOneBarrier>(keys, values, n, order, schedule);
         else
-            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order, schedule);
+            emulate_fused<Shape, kMaxLogGlobalItems, false, kOneBarrier>(keys, static_cast<u32*>(nullptr), n, order,
+                                                                         schedule);
     }
 };
 
@@ -156,6 +160,21 @@ TEST(FusedEmulated, SortsWithBlockPassesOfShorterRunsThatTakeMoreStrides) {
                                                  EmulatedFused<Shape, 3, 18, true, 3>{});
     bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n + 2),
                                                          EmulatedFused<Shape, 5, 31, true, 4>{});
+}
+
+TEST(FusedEmulated, SortsWithOneBarrierAChangeOfWindow) {
+    // Shared memory poisoned after every change's reads (window_change_over), not after a second
+    // barrier: no thread reads a slot it did not get in this change. Tiles of 2048 (windows 6, 5
+    // and 0): every pass kind, block passes of runs of 32, 16 and 8, chunks.
+    using Shape = TileShape<6, 5>;
+    const std::vector<std::size_t> sizes = {2047, 2049, 3 * 8192 + 17};
+    bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<Shape, 3, 31, true, 5, true>{});
+    const std::size_t n = (std::size_t{1} << 18) + 3;
+    bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
+                                                         EmulatedFused<Shape, 5, 14, true, 3, true>{});
+    bitonic_tests::expect_host_sort_sorts<float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
+                                                 pmpp::testing::test_seed(n + 1),
+                                                 EmulatedFused<Shape, 3, 31, true, 3, true>{});
 }
 
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {

@@ -62,12 +62,12 @@ struct Data {
     }
 };
 
-template <class Shape, int kG, bool kValues>
+template <class Shape, int kG, bool kValues, bool kOneBarrier = false>
 void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {}) {
     u32* values = kValues ? d.work_values.data() : nullptr;
     const Stats s = time_device(
         timing(), &flusher,
-        [&] { sort_with<Shape, kG, kValues>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
+        [&] { sort_with<Shape, kG, kValues, kOneBarrier>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
         [&] { d.restore(kValues); });
     const std::size_t passes = plan(d.n, Shape::kLogTile, kG, schedule.log_chunk, schedule.tails_in_chunks,
                                     max_log_block_items(schedule, Shape::kLogTile))
@@ -81,6 +81,7 @@ void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {
         std::strncat(chunk, "+b", sizeof chunk - std::strlen(chunk) - 1);
         std::strncat(chunk, runs, sizeof chunk - std::strlen(chunk) - 1);
     }
+    if (kOneBarrier) std::strncat(chunk, "+1", sizeof chunk - std::strlen(chunk) - 1);  // one barrier a change
     std::printf(
         "  %-6s threads %4d x 32 (tile %6u)  G=%d %-13s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
         "launches  %.2f x cub  %s\n",
@@ -179,14 +180,18 @@ void sweep_schedules(L2Flusher& flusher) {
 // schedule (tiles of 8192, chunks of 2^23 keys or 2^22 pairs, +t+b: runs of 32, at most 8 strides
 // a block pass) against runs down to 16 (9 strides) and to 8 (10), and the same for tiles of 16384.
 void sweep_block_runs(L2Flusher& flusher) {
-    std::printf("\nblock passes of shorter runs (u32 keys; L2 %.0f MiB); +b16, +b8: runs down to 16 or 8\n",
-                pmpp::device_limits().l2_bytes / 1048576.0);
+    std::printf(
+        "\nblock passes of shorter runs (u32 keys; L2 %.0f MiB); +b16, +b8: runs down to 16 or 8; +1: one "
+        "barrier a change of window\n",
+        pmpp::device_limits().l2_bytes / 1048576.0);
     for (int log_n : {24, 26}) {
         Data d(std::size_t{1} << log_n);
         std::printf("\nn = 2^%d\n", log_n);
         const double cub_ms = time_cub(d, flusher);
         for (int min_log_run : {5, 4, 3})
             time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
+        for (int min_log_run : {5, 3})  // "+1": one barrier a change of window (NOTES.md)
+            time_sort<TileShape<8, 5>, 5, false, true>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
         if (pmpp::shared_memory_fits(tile_shared_bytes<TileShape<9, 5>, false>(), 2))
             for (int min_log_run : {5, 3})
                 time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
@@ -194,6 +199,7 @@ void sweep_block_runs(L2Flusher& flusher) {
             std::printf(" pairs\n");
             for (int min_log_run : {5, 3})
                 time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {22, true, true, true, min_log_run});
+            time_sort<TileShape<8, 5>, 3, true, true>(d, flusher, cub_ms, {22, true, true, true, 3});
         }
     }
 }

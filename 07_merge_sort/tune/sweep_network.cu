@@ -125,6 +125,13 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
         row("network tiles of 32768 (1024 threads)", time_device(timing(), &flusher, [&] {
                 network::sort_with<HugeTile, network::MergeConfig, Exec>(args, n, KeyLess{});
             }));
+    // One barrier a change of window in the tile sort (05 NOTES, "One barrier a change of window").
+    row("  16384, one barrier a change of window", time_device(timing(), &flusher, [&] {
+            network::sort_with<LargeTile, network::MergeConfig, Exec, true>(args, n, KeyLess{});
+        }));
+    row("  8192, one barrier a change of window", time_device(timing(), &flusher, [&] {
+            network::sort_with<SmallTile, network::MergeConfig, Exec, true>(args, n, KeyLess{});
+        }));
 }
 
 // ---- the merge of two sorted halves (the harness's merge at 2^28): merge tile shapes ----------
@@ -325,6 +332,10 @@ void sweep_tile_sorts(Buffers& b, std::size_t n, L2Flusher& flusher, double copy
         time_device(timing(), &flusher, [&] { network::sort_tiles<SmallTile>(b.in.data(), b.out.data(), n); }));
     row("network: 512 threads x 32 = 16384", LargeTile::kTile,
         time_device(timing(), &flusher, [&] { network::sort_tiles<LargeTile>(b.in.data(), b.out.data(), n); }));
+    row("  16384, one barrier a change of window", LargeTile::kTile,
+        time_device(timing(), &flusher, [&] { network::sort_tiles<LargeTile, true>(b.in.data(), b.out.data(), n); }));
+    row("  8192, one barrier a change of window", SmallTile::kTile,
+        time_device(timing(), &flusher, [&] { network::sort_tiles<SmallTile, true>(b.in.data(), b.out.data(), n); }));
     if (huge_tile_fits())
         row("network: 1024 threads x 32 = 32768", HugeTile::kTile,
             time_device(timing(), &flusher, [&] { network::sort_tiles<HugeTile>(b.in.data(), b.out.data(), n); }));

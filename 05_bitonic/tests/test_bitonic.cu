@@ -220,19 +220,29 @@ TEST(FusedSchedule, BlockPassesOfRunsDownToEightSortEveryKindOnTheGpuInChunksAnd
         }
 }
 
+// Every kernel kind of the sort (tile sort, tile merges, register and block passes of every run
+// length) at 2^20 + 3, in chunks of 2^19 with a partial last one.
+constexpr std::size_t kOneBarrierSize = (std::size_t{1} << 20) + 3;
+
 TEST(FusedSchedule, OneBarrierAChangeOfWindowSortsEveryKindOnTheGpu) {
     PMPP_REQUIRE_GPU();
-    // Every kernel kind of the sort (tile sort, tile merges, register and block passes of every
-    // run length), in chunks of 2^19 with a partial last one; few distinct keys as well, where a
-    // slot read before its write would show as a duplicated or lost key.
     const BitonicFn fn = BITONIC_FN(fused_with_one_barrier_a_change);
     for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials()) {
-        const std::size_t n = (std::size_t{1} << 20) + 3;
-        const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
-        EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
+        const CheckResult r =
+            check_fn(fn, kOneBarrierSize, Distribution::Uniform, kind, seed_for(kOneBarrierSize, kind));
+        EXPECT_TRUE(r.ok) << bitonic::describe(kind) << ": " << r.report();
     }
-    const CheckResult r = check_fn(fn, (std::size_t{1} << 19) + 1, Distribution::FewDistinct, kU32AscendingKeys, 7);
-    EXPECT_TRUE(r.ok) << r.report();
+}
+
+// The same for u32 keys alone, random and few distinct (where a slot read before its write shows
+// as a duplicated or lost key): small enough to run under compute-sanitizer --tool racecheck.
+TEST(FusedSchedule, OneBarrierAChangeOfWindowSortsU32KeysOnTheGpu) {
+    PMPP_REQUIRE_GPU();
+    const BitonicFn fn = BITONIC_FN(fused_with_one_barrier_a_change);
+    for (Distribution d : {Distribution::Uniform, Distribution::FewDistinct}) {
+        const CheckResult r = check_fn(fn, kOneBarrierSize, d, kU32AscendingKeys, 7 + static_cast<int>(d));
+        EXPECT_TRUE(r.ok) << to_string(d) << ": " << r.report();
+    }
 }
 
 TEST(FusedSchedule, LongPassesInBlocksSortEveryKindOnTheGpuInChunksAndWithout) {

@@ -264,25 +264,17 @@ PMPP_HD void store_tile(Block& block, K* keys, u32* values, u32 n, u32 flip, boo
 
 // Moves the tile from window kFrom to window kTo through shared memory. A thread's slots in a
 // window are its register-0 slot plus a constant per register (smem_slot is additive).
-// The barrier after the reads (Block::kOneBarrier false, as shipped) is not needed for
-// correctness: a thread's writes in the next change go to the slots of the elements it holds,
-// which are the slots it has just read and no other thread reads or writes before the next
-// change's barrier. A block with kOneBarrier drops it (one __syncthreads a change instead of
-// two; 05 NOTES, "One barrier a change of window"); window_change_over() lets the host emulator
-// poison shared memory there instead.
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, int kFrom, int kTo, class Block>
 PMPP_HD void change_window(Block& block) {
     if constexpr (kFrom != kTo) {
-        using SharedValue =
-            std::remove_pointer_t<decltype(block.shared_values)>;  // u32, or a stable block's u16 places
         block.for_each_thread([&](u32 t, auto& regs) {
             const u32 slot = smem_slot(Shape::index(t, 0, kFrom));
             BITONIC_UNROLL
             for (int r = 0; r < Shape::kItems; ++r) {
                 const u32 offset = smem_slot(static_cast<u32>(r) << kFrom);
                 block.shared_keys[slot + offset] = regs.key[r];
-                if constexpr (kValues) block.shared_values[slot + offset] = static_cast<SharedValue>(regs.value[r]);
+                if constexpr (kValues) block.shared_values[slot + offset] = regs.value[r];
             }
         });
         block.sync();
@@ -295,10 +287,7 @@ PMPP_HD void change_window(Block& block) {
                 if constexpr (kValues) regs.value[r] = block.shared_values[slot + offset];
             }
         });
-        if constexpr (Block::kOneBarrier)
-            block.window_change_over();
-        else
-            block.sync();  // before anyone overwrites shared memory again
+        block.sync();  // before anyone overwrites shared memory again
     }
 }
 
@@ -320,9 +309,8 @@ PMPP_HD void exchange_in_registers(Block& block) {
 }
 
 // Every key the block holds in window kWindow XORed with bits(tile index): a change of direction.
-// A stable block complements the places too, within the tile's index bits: (~key, place ^ (kTile
-// - 1)) pairs sort in the reverse order of (key, place) pairs, as ~key does of key, and a place
-// stays below kTile, so a block may keep places in 16-bit shared memory (GpuBlock's SharedValue).
+// A stable block complements the places too: (~key, ~place) pairs sort in the reverse order of
+// (key, place) pairs, as ~key does of key.
 #pragma nv_exec_check_disable
 template <class Shape, int kWindow, class Block, class Bits>
 PMPP_HD void complement_where(Block& block, Bits bits) {
@@ -331,7 +319,7 @@ PMPP_HD void complement_where(Block& block, Bits bits) {
         for (int r = 0; r < Shape::kItems; ++r) {
             const u32 b = bits(Shape::index(t, r, kWindow));
             regs.key[r] ^= b;
-            if constexpr (Block::kStable) regs.value[r] ^= b & (Shape::kTile - 1);
+            if constexpr (Block::kStable) regs.value[r] ^= b;
         }
     });
 }
@@ -394,50 +382,36 @@ PMPP_HD void merge_tile(Block& block, K* keys, u32* values, u32 n, u32 k, u32 fl
 
 // ---- Strides longer than a tile, a block at a time -----------------------------------------------
 // One thread's registers hold at most 2^kMaxLogGlobalItems elements, so a long pass covers at
-// most that many strides. A block holds a tile's worth: kTile elements that differ in the
-// log_run lowest index bits (runs of consecutive elements: 32, one warp's 128-byte coalesced
-// access) and in kLogTile - log_run bits higher up, the pass's strides at the top of them (and
-// below those, bits it does not compare on). Its steps run as a tile merge's do, through the
-// windows and shared memory, over the tile bits that stand for the strides: up to kLogTile - 5
-// strides a pass with runs of 32 (8 or 9, against 5 in registers). A pass of more strides reads
-// shorter runs, 16 or 8 (kLogTile - 4 or - 3 strides; 8 elements are still one whole 32-byte
-// sector), and takes one more change of window for its steps below tile bit 5 (window 0).
-// Tile index i stands for array index first | (i mod 2^log_run) | (i >> log_run) << base_bit.
+// most that many strides. A block holds a tile's worth: kTile elements that differ in the 5
+// lowest index bits (32 consecutive elements, one warp's coalesced access) and in kLogTile - 5
+// bits higher up, the pass's strides at the top of them (and below those, bits it does not
+// compare on). Its steps run as a tile merge's do, through the windows and shared memory, over
+// the tile bits that stand for the strides: up to kLogTile - 5 strides a pass (8 or 9, against 5).
+// Tile index i stands for array index first | (i mod 32) | (i / 32) << base_bit.
 struct BlockSpan {
-    int log_run;  // tile bits 0 ... log_run - 1 are index bits 0 ... log_run - 1: 5, 4 or 3
-    int base_bit;  // tile bit log_run stands for this index bit
-    int top_bit;  // base_bit + kLogTile - log_run: the lowest index bit above the block's
+    int base_bit;  // tile bit 5 stands for this index bit
+    int top_bit;  // base_bit + kLogTile - 5: the lowest index bit above the block's
 };
-constexpr int kMinLogBlockRun = 3;  // runs of 8 4-byte keys: one 32-byte sector
-// shortest_run: a lower bound the caller knows (log_items <= log_tile - shortest_run); a block
-// kernel for runs of 32 passes 5, so that its log_run is the constant 5.
-PMPP_HD BlockSpan block_span(int log_tile, int low_bit, int log_items, int shortest_run = kMinLogBlockRun) {
-    const int fitting = log_tile - log_items < 5 ? log_tile - log_items : 5;  // runs of 32 where the strides allow
-    const int log_run = fitting > shortest_run ? fitting : shortest_run;
-    const int base_bit = low_bit + log_items - (log_tile - log_run);
-    return {log_run, base_bit, base_bit + log_tile - log_run};
+PMPP_HD BlockSpan block_span(int log_tile, int low_bit, int log_items) {
+    const int base_bit = low_bit + log_items - (log_tile - 5);
+    return {base_bit, base_bit + log_tile - 5};
 }
 
-// Stage k's strides 2^low_bit ... 2^(low_bit + log_items - 1), log_items <= kLogTile - kShortestRun
-// and low_bit >= kLogTile, on block number block.tile: its bits below base_bit - log_run fill
-// index bits log_run ..., the rest go above top_bit. One direction per block: every bit it varies
-// in is below k. kShortestRun (log2): the shortest runs this instantiation reads; with 5 it has
-// no steps below tile bit 5 at all, as before shorter runs existed.
+// Stage k's strides 2^low_bit ... 2^(low_bit + log_items - 1), log_items <= kLogTile - 5 and
+// low_bit >= kLogTile, on block number block.tile: its bits below base_bit - 5 fill index bits
+// 5 ..., the rest go above top_bit. One direction per block: every bit it varies in is below k.
 #pragma nv_exec_check_disable
-template <class Shape, bool kValues, int kShortestRun, class K, class Block>
+template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items) {
-    static_assert(kMinLogBlockRun <= kShortestRun && kShortestRun <= 5, "runs of 8 to 32 elements");
     static_assert(Shape::kLinearWindow <= 2 * Shape::kLogItems,
-                  "below the linear window every step's window is window_of(5) = 5 or, below bit 5, window 0");
+                  "below the linear window every step's window is window_of(5) = 5, where the steps end");
     static_assert(!Block::kStable, "a stable block sorts whole tiles only (sort_tile)");
-    const BlockSpan span = block_span(Shape::kLogTile, low_bit, log_items, kShortestRun);
-    const int low_blocks = span.base_bit - span.log_run;
-    const u32 first =
-        ((block.tile >> low_blocks) << span.top_bit) | ((block.tile & ((1u << low_blocks) - 1u)) << span.log_run);
+    const BlockSpan span = block_span(Shape::kLogTile, low_bit, log_items);
+    const int low_blocks = span.base_bit - 5;
+    const u32 first = ((block.tile >> low_blocks) << span.top_bit) | ((block.tile & ((1u << low_blocks) - 1u)) << 5);
     const u32 direction = direction_bits(((first ^ (n - 1)) & k) == 0);
-    const int register_shift = span.base_bit + Shape::kLogThreads - span.log_run;  // tile index t + r * kThreads
-    const u32 run_mask = (1u << span.log_run) - 1u;
-    const auto thread_first = [&](u32 t) { return first | (t & run_mask) | ((t >> span.log_run) << span.base_bit); };
+    const int register_shift = span.base_bit + Shape::kLogThreads - 5;  // tile index t + r * kThreads
+    const auto thread_first = [&](u32 t) { return first | (t & 31u) | ((t >> 5) << span.base_bit); };
     block.for_each_thread([&](u32 t, auto& regs) {
         const u32 mine = thread_first(t);
         BITONIC_UNROLL
@@ -447,8 +421,8 @@ PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int
             if constexpr (kValues) regs.value[r] = g < n ? values[g] : 0u;
         }
     });
-    const int lowest = Shape::kLogTile - log_items;  // the tile bit of the shortest stride: log_run or above
-    static_for<0, Shape::kLogTile - kShortestRun>([&](auto step) {
+    const int lowest = Shape::kLogTile - log_items;  // the tile bit of the shortest stride
+    static_for<0, Shape::kLogTile - 5>([&](auto step) {
         constexpr int kBit = Shape::kLogTile - 1 - decltype(step)::value;
         constexpr int kWindow = Shape::window_of(kBit);
         constexpr int kPrevious = kBit + 1 < Shape::kLogTile ? Shape::window_of(kBit + 1) : Shape::kLinearWindow;
@@ -456,10 +430,7 @@ PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int
         change_window<Shape, kValues, kPrevious, kWindow>(block);
         exchange_in_registers<Shape, kValues, kWindow, kBit>(block);
     });
-    // Back to the linear window for the stores, from the last step's (the same in every thread).
-    if (kShortestRun < 5 && lowest < 5)
-        change_window<Shape, kValues, 0, Shape::kLinearWindow>(block);
-    else if (Shape::window_of(lowest) != Shape::kLinearWindow)  // the steps ended in window 5
+    if (Shape::window_of(lowest) != Shape::kLinearWindow)  // the steps ended in window 5
         change_window<Shape, kValues, Shape::window_of(5), Shape::kLinearWindow>(block);
     block.for_each_thread([&](u32 t, auto& regs) {
         const u32 mine = thread_first(t);
@@ -645,7 +616,7 @@ inline Range tiles_of(const Pass& pass, u32 tile) {
 // (block_span); a block past n holds padding only, loads and stores nothing.
 inline Range blocks_of(const Pass& pass, int log_tile) {
     const BlockSpan span = block_span(log_tile, pass.low_bit, pass.log_items);
-    const int low_blocks = span.base_bit - span.log_run;
+    const int low_blocks = span.base_bit - 5;
     const u64 group = u64{1} << span.top_bit;
     return {static_cast<u32>((pass.begin / group) << low_blocks),
             static_cast<u32>(((pass.end + group - 1) / group) << low_blocks)};
@@ -669,64 +640,52 @@ inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double
 // ---- GPU kernels and launches -------------------------------------------------------------------
 
 // kStable (with values only): ties broken by the element's place in the tile, values gathered by
-// it at the end (sort_tile only; 07's stable sort of pairs). SharedValue: what a change of window
-// keeps a value register in; a stable block may keep its places (all below kTile) in halfwords,
-// 6 bytes an element through shared memory instead of 8.
-// kOneBarrier_: one barrier a change of window (change_window).
-template <class Shape, bool kValues, bool kStable_ = false, class SharedValue = u32, bool kOneBarrier_ = false>
+// it at the end (sort_tile only; 07's stable sort of pairs).
+template <class Shape, bool kValues, bool kStable_ = false>
 struct GpuBlock {
     static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
-    static_assert(std::is_same_v<SharedValue, u32> || (kStable_ && Shape::kTile <= 65536u),
-                  "only a stable block's places (below kTile) fit a narrower word");
     static constexpr bool kStable = kStable_;
-    static constexpr bool kOneBarrier = kOneBarrier_;
     Registers<Shape, kValues> regs;
     u32* shared_keys;
-    SharedValue* shared_values;
+    u32* shared_values;
     u32 tile;
     template <class F>
     __device__ __forceinline__ void for_each_thread(F&& f) {
         f(threadIdx.x, regs);
     }
     __device__ __forceinline__ void sync() { __syncthreads(); }
-    __device__ __forceinline__ void window_change_over() {}
 };
 
 // Every kernel waits for the one before it first (a no-op unless launched with dependent launch:
 // common/primitives/dependent_launch.cuh) and lets the next one launch after its stores. A tile
 // pass covers the tiles first_tile + blockIdx.x, a long pass the threads first_thread + ... .
-template <class Shape, bool kValues, class K, bool kOneBarrier = false>
+template <class Shape, bool kValues, class K>
 __global__ void __launch_bounds__(Shape::kThreads)
     sort_tiles_kernel(K* keys, u32* values, u32 n, u32 flip, bool last_pass, u32 first_tile) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
-        {}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     sort_tile<Shape, kValues>(block, keys, values, keys, values, n, flip, last_pass);
     pmpp::let_next_kernel_launch();
 }
 
-template <class Shape, bool kValues, class K, bool kOneBarrier = false>
+template <class Shape, bool kValues, class K>
 __global__ void __launch_bounds__(Shape::kThreads)
     merge_tiles_kernel(K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass, u32 first_tile) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
-        {}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_tile + blockIdx.x};
     merge_tile<Shape, kValues>(block, keys, values, n, k, flip, last_pass);
     pmpp::let_next_kernel_launch();
 }
 
-// kShortestRun: 5 for the passes that read runs of 32 (no steps below tile bit 5 compiled in),
-// kMinLogBlockRun for those that read shorter runs.
-template <class Shape, bool kValues, int kShortestRun, class K, bool kOneBarrier = false>
+template <class Shape, bool kValues, class K>
 __global__ void __launch_bounds__(Shape::kThreads)
     block_strides_kernel(K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items, u32 first_block) {
     pmpp::wait_for_previous_kernel();
     extern __shared__ u32 shared_words[];
-    GpuBlock<Shape, kValues, false, u32, kOneBarrier> block{
-        {}, shared_words, shared_words + Shape::kSharedWords, first_block + blockIdx.x};
-    block_strides<Shape, kValues, kShortestRun>(block, keys, values, n, k, low_bit, log_items);
+    GpuBlock<Shape, kValues> block{{}, shared_words, shared_words + Shape::kSharedWords, first_block + blockIdx.x};
+    block_strides<Shape, kValues>(block, keys, values, n, k, low_bit, log_items);
     pmpp::let_next_kernel_launch();
 }
 
@@ -777,27 +736,15 @@ struct Schedule {
     int log_chunk = 31;
     bool dependent = false;
     bool tails_in_chunks = true;
-    bool block_passes = false;  // long passes of up to kLogTile - min_log_block_run strides in a block (BlockStrides)
-    // The shortest runs of consecutive elements a block pass reads, log2: 5 (32, a warp's 128
-    // bytes), or 4 or 3 to let the widest stages take one block pass instead of two.
-    int min_log_block_run = 5;
+    bool block_passes = false;  // long passes of up to kLogTile - 5 strides in a block (BlockStrides)
 };
-
-// The most strides one block pass of a schedule takes (0: no block passes; plan()).
-inline int max_log_block_items(const Schedule& schedule, int log_tile) {
-    if (schedule.min_log_block_run < kMinLogBlockRun || schedule.min_log_block_run > 5)
-        throw std::invalid_argument("bitonic fused: block passes read runs of 2^3 to 2^5 elements, not 2^" +
-                                    std::to_string(schedule.min_log_block_run));
-    return schedule.block_passes ? log_tile - schedule.min_log_block_run : 0;
-}
 
 // The schedule bitonic_sort_fused uses on this GPU (or the PMPP_DEVICE_PROFILE's).
 Schedule fused_schedule_for_this_gpu(bool values);
 
 // The whole sort with a given tile shape and at most 2^kMaxLogGlobalItems elements per thread
-// in the passes over long strides; kOneBarrier: its tile kernels take one barrier a change of
-// window (change_window; not shipped).
-template <class Shape, int kMaxLogGlobalItems, bool kValues, bool kOneBarrier = false, class K>
+// in the passes over long strides.
+template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
 void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule schedule = {}) {
     if (n < 2) return;
     if (n > kMaxSortLength)
@@ -806,44 +753,39 @@ void sort_with(K* keys, u32* values, std::size_t n, SortOrder order, Schedule sc
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     constexpr std::size_t shared_bytes = tile_shared_bytes<Shape, kValues>();
     static const bool shared_memory_allowed = [] {  // above 48 KiB a kernel must ask, once
-        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K, kOneBarrier>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(sort_tiles_kernel<Shape, kValues, K>, shared_bytes,
                                           "bitonic_sort_fused's tile sort");
-        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K, kOneBarrier>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(merge_tiles_kernel<Shape, kValues, K>, shared_bytes,
                                           "bitonic_sort_fused's tile merge");
-        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, 5, K, kOneBarrier>, shared_bytes,
+        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, K>, shared_bytes,
                                           "bitonic_sort_fused's long pass in blocks");
-        pmpp::allow_dynamic_shared_memory(block_strides_kernel<Shape, kValues, kMinLogBlockRun, K, kOneBarrier>,
-                                          shared_bytes, "bitonic_sort_fused's long pass in blocks of shorter runs");
         return true;
     }();
     (void)shared_memory_allowed;
     const bool dependent = schedule.dependent && pmpp::dependent_launch_available();
     const std::size_t element_bytes = sizeof(K) + (kValues ? sizeof(u32) : 0);
+    const int max_log_block_items = schedule.block_passes ? Shape::kLogTile - 5 : 0;
     for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks,
-                                 max_log_block_items(schedule, Shape::kLogTile))) {
+                                 max_log_block_items)) {
         const Range tiles = tiles_of(pass, Shape::kTile);
         switch (pass.kind) {
             case Pass::Kind::SortTiles:
-                pmpp::launch_kernel(dependent, sort_tiles_kernel<Shape, kValues, K, kOneBarrier>, tiles.count(),
-                                    Shape::kThreads, shared_bytes, keys, values, n32, flip, pass.last, tiles.first);
+                pmpp::launch_kernel(dependent, sort_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, flip, pass.last, tiles.first);
                 break;
             case Pass::Kind::GlobalStrides:
                 launch_global_pass<1, kMaxLogGlobalItems, kValues>(pass, keys, values, n32, dependent);
                 break;
             case Pass::Kind::BlockStrides: {
                 const Range blocks = blocks_of(pass, Shape::kLogTile);
-                const bool runs_of_32 = block_span(Shape::kLogTile, pass.low_bit, pass.log_items).log_run == 5;
-                pmpp::launch_kernel(dependent,
-                                    runs_of_32 ? block_strides_kernel<Shape, kValues, 5, K, kOneBarrier>
-                                               : block_strides_kernel<Shape, kValues, kMinLogBlockRun, K, kOneBarrier>,
-                                    blocks.count(), Shape::kThreads, shared_bytes, keys, values, n32, pass.k,
-                                    pass.low_bit, pass.log_items, blocks.first);
+                pmpp::launch_kernel(dependent, block_strides_kernel<Shape, kValues, K>, blocks.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, pass.k, pass.low_bit, pass.log_items,
+                                    blocks.first);
                 break;
             }
             case Pass::Kind::MergeTiles:
-                pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K, kOneBarrier>, tiles.count(),
-                                    Shape::kThreads, shared_bytes, keys, values, n32, pass.k, flip, pass.last,
-                                    tiles.first);
+                pmpp::launch_kernel(dependent, merge_tiles_kernel<Shape, kValues, K>, tiles.count(), Shape::kThreads,
+                                    shared_bytes, keys, values, n32, pass.k, flip, pass.last, tiles.first);
                 break;
         }
         count_launch(pass.end - pass.begin, element_bytes);

@@ -59,16 +59,13 @@ static_assert(MergeConfig::kMergeThreads == SmallMergeConfig::kMergeThreads &&
 // by place at the end (05's gather_by_place). Twice the shared memory of keys alone: tiles of
 // 8192 take 67,584 bytes a block, tiles of 16384 take 135,168 (one block an SM): sm_80 and newer
 // (sm_75 has 64 KiB a block; it would need tiles of 4096, fewer than variant 4's 5632).
-// PlaceWord: the word a change of window keeps the places in: u32, or std::uint16_t (a place is
-// below kTile), which moves 6 bytes an element through shared memory instead of 8 and takes
-// 50,688 bytes a block for 8192, 101,376 for 16384.
 template <class Key, class Value, class Less>
 inline constexpr bool kSortsPairsWithNetwork = std::is_same_v<Value, PairValue> &&
                                                (kSortsWithNetwork<Key, NoValues, Less>);
 
-template <class Shape, class PlaceWord = std::uint32_t>
+template <class Shape>
 constexpr std::size_t pair_tile_shared_bytes() {
-    return std::size_t{Shape::kSharedWords} * (sizeof(std::uint32_t) + sizeof(PlaceWord));
+    return bitonic::fused::tile_shared_bytes<Shape, true>();
 }
 
 // Sorts, on its own and ascending, the tile of keys_in[base, base + kTile) (fewer at the end of
@@ -105,31 +102,27 @@ namespace {
 // its stores it lets the next kernel, the first pass's partition launched with programmatic
 // dependent launch, start launching (fast::let_next_kernel_launch). Registers capped so that two
 // blocks share an SM (64 a thread for 2 x 512 threads; on sm_90 ptxas takes 48 for the tile of
-// 8192 and 56 for 16384, no spills); a block of 1024 threads (tune/sweep_network's tile of
-// 32768, 135,168 bytes of shared memory) is one an SM, so its cap is 64 too. kOneBarrier: one
-// barrier a change of window (05's change_window; tune/sweep_network times it, not shipped).
-template <class Shape, class Key, bool kOneBarrier = false>
-__global__ void __launch_bounds__(Shape::kThreads,
-                                  Shape::kThreads <= 512 ? pmpp::min_blocks_that_fit(Shape::kThreads, 2) : 1)
+// 8192 and 56 for 16384, no spills).
+template <class Shape, class Key>
+__global__ void __launch_bounds__(Shape::kThreads, pmpp::min_blocks_that_fit(Shape::kThreads, 2))
     network_sort_tiles_kernel(const Key* keys_in, Key* keys_out, std::size_t n) {
     extern __shared__ std::uint32_t network_shared[];
-    bitonic::fused::GpuBlock<Shape, false, false, std::uint32_t, kOneBarrier> block{
-        {}, network_shared, network_shared + Shape::kSharedWords, 0};
+    bitonic::fused::GpuBlock<Shape, false> block{{}, network_shared, network_shared + Shape::kSharedWords, 0};
     sort_tile_alone<Shape>(block, keys_in, keys_out, n, blockIdx.x * static_cast<std::size_t>(Shape::kTile));
     fast::let_next_kernel_launch();
 }
 
 // keys_out = keys_in sorted in tiles of Shape::kTile, each on its own.
-template <class Shape, bool kOneBarrier = false, class Key>
+template <class Shape, class Key>
 void sort_tiles(const Key* keys_in, Key* keys_out, std::size_t n) {
     if (n == 0) return;
     constexpr std::size_t bytes = tile_shared_bytes<Shape>();
-    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_tiles_kernel<Shape, Key, kOneBarrier>,
-                                                                   bytes, "merge_sort_network's tile sort"),
+    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_tiles_kernel<Shape, Key>, bytes,
+                                                                   "merge_sort_network's tile sort"),
                                  true);
     (void)allowed;
     const std::size_t tiles = (n + Shape::kTile - 1) / Shape::kTile;
-    network_sort_tiles_kernel<Shape, Key, kOneBarrier>
+    network_sort_tiles_kernel<Shape, Key>
         <<<static_cast<unsigned>(tiles), Shape::kThreads, bytes>>>(keys_in, keys_out, n);
     PMPP_CHECK_LAUNCH();
 }
@@ -137,43 +130,41 @@ void sort_tiles(const Key* keys_in, Key* keys_out, std::size_t n) {
 // One tile of pairs a block, stably (sort_pair_tile_alone). 64 registers hold a thread's keys and
 // places alone, so the cap is 128 a thread: two blocks of 256 (tiles of 8192) or one of 512 (16384)
 // an SM.
-template <class Shape, class PlaceWord, class Key>
+template <class Shape, class Key>
 __global__ void __launch_bounds__(Shape::kThreads, Shape::kThreads <= 256 ? 2 : 1)
     network_sort_pair_tiles_kernel(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
                                    std::size_t n) {
     extern __shared__ std::uint32_t network_shared[];
-    bitonic::fused::GpuBlock<Shape, true, true, PlaceWord> block{
-        {}, network_shared, reinterpret_cast<PlaceWord*>(network_shared + Shape::kSharedWords), 0};
+    bitonic::fused::GpuBlock<Shape, true, true> block{{}, network_shared, network_shared + Shape::kSharedWords, 0};
     sort_pair_tile_alone<Shape>(block, keys_in, values_in, keys_out, values_out, n,
                                 blockIdx.x * static_cast<std::size_t>(Shape::kTile));
     fast::let_next_kernel_launch();
 }
 
-template <class Shape, class PlaceWord = std::uint32_t, class Key>
+template <class Shape, class Key>
 void sort_pair_tiles(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
                      std::size_t n) {
     if (n == 0) return;
-    constexpr std::size_t bytes = pair_tile_shared_bytes<Shape, PlaceWord>();
-    static const bool allowed =
-        (pmpp::allow_dynamic_shared_memory(network_sort_pair_tiles_kernel<Shape, PlaceWord, Key>, bytes,
-                                           "merge_sort_network's stable tile sort of pairs"),
-         true);
+    constexpr std::size_t bytes = pair_tile_shared_bytes<Shape>();
+    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_pair_tiles_kernel<Shape, Key>, bytes,
+                                                                   "merge_sort_network's stable tile sort of pairs"),
+                                 true);
     (void)allowed;
     const std::size_t tiles = (n + Shape::kTile - 1) / Shape::kTile;
-    network_sort_pair_tiles_kernel<Shape, PlaceWord, Key>
+    network_sort_pair_tiles_kernel<Shape, Key>
         <<<static_cast<unsigned>(tiles), Shape::kThreads, bytes>>>(keys_in, values_in, keys_out, values_out, n);
     PMPP_CHECK_LAUNCH();
 }
 
 // The stable sort of 4-byte keys with u32 values: tiles of Shape::kTile pairs sorted stably by the
 // network, then the merge passes of Cfg (variant 4's pair shape), laid out per pair of runs.
-template <class Shape, class Cfg, class Exec, class PlaceWord = std::uint32_t, class Key, class Less>
+template <class Shape, class Cfg, class Exec, class Key, class Less>
 void sort_pairs_with(const SortArgs<Key, PairValue>& args, std::size_t n, Less less) {
     static_assert(kSortsPairsWithNetwork<Key, PairValue, Less>, "4-byte keys with u32 values");
     fast::sort_runs_with<Cfg, Exec, fast::PairTiledRuns>(
         args, n, less, Shape::kTile,
         [&](const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out) {
-            sort_pair_tiles<Shape, PlaceWord>(keys_in, values_in, keys_out, values_out, n);
+            sort_pair_tiles<Shape>(keys_in, values_in, keys_out, values_out, n);
         });
 }
 
@@ -181,12 +172,12 @@ void sort_pairs_with(const SortArgs<Key, PairValue>& args, std::size_t n, Less l
 // passes of Cfg (variant 4's fast::sort_runs_with; Exec launches them, fast::OverlappingExecutor
 // with programmatic dependent launch). A pair of runs of 8192 or 16384 keys is not a whole number
 // of merge tiles of 4352, so the passes lay their tiles out per pair (fast::PairTiledRuns).
-template <class Shape, class Cfg, class Exec, bool kOneBarrier = false, class Key, class Less>
+template <class Shape, class Cfg, class Exec, class Key, class Less>
 void sort_with(const SortArgs<Key, NoValues>& args, std::size_t n, Less less) {
     static_assert(kSortsWithNetwork<Key, NoValues, Less>, "the network sorts 4-byte keys without values");
     fast::sort_runs_with<Cfg, Exec, fast::PairTiledRuns>(
         args, n, less, Shape::kTile, [&](const Key* keys_in, const NoValues*, Key* keys_out, NoValues*) {
-            sort_tiles<Shape, kOneBarrier>(keys_in, keys_out, n);
+            sort_tiles<Shape>(keys_in, keys_out, n);
         });
 }
 

@@ -19,7 +19,6 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 using namespace pmpp;
@@ -66,14 +65,14 @@ void expect_rejected_saying(const BitonicFn& wrong, std::size_t n, std::string C
 }
 
 // The fused sort's launches for n = 2^k keys with tiles of `tile`, long passes of up to
-// `strides` strides in registers (and up to `block_strides` in a block, 0: none) and chunks of
-// 2^log_chunk (NOTES.md): per stage s past the tile,
+// `strides` strides and chunks of 2^log_chunk (NOTES.md): per stage s past the tile,
 // ceil((s - log2 tile) / strides) long-stride passes and a tile merge; each chunk has its own
 // tile sort and its own passes for the stages up to its length, the stages above run once.
 std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int log_chunk = 31,
-                           bool stage_ends_in_chunks = true, int block_strides = 0) {
+                           bool stage_ends_in_chunks = true, bool block_passes = false) {
     const int log_n = bitonic::log2_exact(n), log_tile = bitonic::log2_exact(tile);
     const int chunk_stages = std::min(log_n, std::max(log_chunk, log_tile));
+    const int block_strides = block_passes ? log_tile - 5 : 0;
     // Stage s: its long strides in groups (the fewest passes; fused::stride_groups) and a merge.
     const auto groups = [&](int s) { return bitonic::fused::stride_groups(s - log_tile, strides, block_strides); };
     std::size_t per_chunk = 1;
@@ -96,10 +95,9 @@ std::size_t fused_launches(std::size_t n, std::uint32_t tile, int strides, int l
 // The same for the shape, schedule and pass width bitonic_sort_fused takes for keys alone on this GPU.
 std::size_t fused_key_launches(std::size_t n) {
     const bitonic::fused::Schedule schedule = bitonic::fused::fused_schedule_for_this_gpu(false);
-    const std::uint32_t tile = bitonic::fused::fused_tile_for_this_gpu(false);
-    return fused_launches(n, tile, bitonic::fused::long_strides_per_pass(false), schedule.log_chunk,
-                          schedule.tails_in_chunks,
-                          bitonic::fused::max_log_block_items(schedule, bitonic::log2_exact(tile)));
+    return fused_launches(n, bitonic::fused::fused_tile_for_this_gpu(false),
+                          bitonic::fused::long_strides_per_pass(false), schedule.log_chunk, schedule.tails_in_chunks,
+                          schedule.block_passes);
 }
 
 std::size_t launches_of(const std::string& impl, std::size_t n) {
@@ -154,14 +152,14 @@ TEST_P(EverySort, SortsSignedZerosInfinitiesNaNsAndIntegerExtremes) {
 // only above 2^23 keys on a large L2 (or 2^19 under the t4 profile), at sizes a test can afford:
 // several whole chunks, a partial last chunk, one chunk. Tiles of 4096 (chunks of 2^14), which fit
 // every supported GPU with values too (8192 with values does not fit a T4's 64 KiB a block).
-template <typename K, int kLogChunk, bool kBlockStrides, int kMinLogBlockRun = 5, bool kOneBarrier = false>
+template <typename K, int kLogChunk, bool kBlockStrides>
 void fused_with_schedule(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     using Shape = fused::TileShape<7, 5>;
-    const fused::Schedule schedule{kLogChunk, true, true, kBlockStrides, kMinLogBlockRun};
+    const fused::Schedule schedule{kLogChunk, true, true, kBlockStrides};
     if (values != nullptr)
-        fused::sort_with<Shape, 3, true, kOneBarrier>(keys, values, n, order, schedule);
+        fused::sort_with<Shape, 3, true>(keys, values, n, order, schedule);
     else
-        fused::sort_with<Shape, 5, false, kOneBarrier>(keys, values, n, order, schedule);
+        fused::sort_with<Shape, 5, false>(keys, values, n, order, schedule);
 }
 template <typename K>
 void fused_in_chunks_of_four_tiles(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
@@ -177,20 +175,6 @@ template <typename K>
 void fused_with_block_passes(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
     fused_with_schedule<K, 31, true>(keys, values, n, order);
 }
-// Block passes that read runs down to 8 elements: up to 9 strides a block pass (tiles of 4096).
-template <typename K>
-void fused_with_block_runs_of_eight_in_chunks(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    fused_with_schedule<K, 19, true, 3>(keys, values, n, order);
-}
-template <typename K>
-void fused_with_block_runs_of_eight(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    fused_with_schedule<K, 31, true, 3>(keys, values, n, order);
-}
-// One barrier a change of window (change_window), with chunks, block passes and runs down to 8.
-template <typename K>
-void fused_with_one_barrier_a_change(K* keys, std::uint32_t* values, std::size_t n, SortOrder order) {
-    fused_with_schedule<K, 19, true, 3, true>(keys, values, n, order);
-}
 
 TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
     PMPP_REQUIRE_GPU();
@@ -202,47 +186,6 @@ TEST(FusedSchedule, ChunksOfFourTilesWithDependentLaunchSortEveryKindOnTheGpu) {
         }
     const CheckResult r = check_fn(fn, (std::size_t{1} << 17) + 1, Distribution::FewDistinct, kU32AscendingKeys, 5);
     EXPECT_TRUE(r.ok) << r.report();
-}
-
-TEST(FusedSchedule, BlockPassesOfRunsDownToEightSortEveryKindOnTheGpuInChunksAndWithout) {
-    PMPP_REQUIRE_GPU();
-    // Tiles of 4096: 2^21, and 2^20 + 3 padded to it, have stages 2^20 and 2^21 with 8 and 9
-    // strides past the tile, one block pass each reading runs of 16 and of 8 (7 to 9 with
-    // values); in chunks of 2^19 (with the partial last chunk of 2^20 + 3) stage 2^19 runs chunk
-    // by chunk, the two above over the array.
-    const std::pair<BitonicFn, std::size_t> runs[] = {
-        {BITONIC_FN(fused_with_block_runs_of_eight_in_chunks), (std::size_t{1} << 20) + 3},
-        {BITONIC_FN(fused_with_block_runs_of_eight), std::size_t{1} << 21}};
-    for (const auto& [fn, n] : runs)
-        for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials()) {
-            const CheckResult r = check_fn(fn, n, Distribution::Uniform, kind, seed_for(n, kind));
-            EXPECT_TRUE(r.ok) << "n=" << n << " " << bitonic::describe(kind) << ": " << r.report();
-        }
-}
-
-// Every kernel kind of the sort (tile sort, tile merges, register and block passes of every run
-// length) at 2^20 + 3, in chunks of 2^19 with a partial last one.
-constexpr std::size_t kOneBarrierSize = (std::size_t{1} << 20) + 3;
-
-TEST(FusedSchedule, OneBarrierAChangeOfWindowSortsEveryKindOnTheGpu) {
-    PMPP_REQUIRE_GPU();
-    const BitonicFn fn = BITONIC_FN(fused_with_one_barrier_a_change);
-    for (const CaseKind& kind : bitonic_tests::kinds_with_and_without_specials()) {
-        const CheckResult r =
-            check_fn(fn, kOneBarrierSize, Distribution::Uniform, kind, seed_for(kOneBarrierSize, kind));
-        EXPECT_TRUE(r.ok) << bitonic::describe(kind) << ": " << r.report();
-    }
-}
-
-// The same for u32 keys alone, random and few distinct (where a slot read before its write shows
-// as a duplicated or lost key): small enough to run under compute-sanitizer --tool racecheck.
-TEST(FusedSchedule, OneBarrierAChangeOfWindowSortsU32KeysOnTheGpu) {
-    PMPP_REQUIRE_GPU();
-    const BitonicFn fn = BITONIC_FN(fused_with_one_barrier_a_change);
-    for (Distribution d : {Distribution::Uniform, Distribution::FewDistinct}) {
-        const CheckResult r = check_fn(fn, kOneBarrierSize, d, kU32AscendingKeys, 7 + static_cast<int>(d));
-        EXPECT_TRUE(r.ok) << to_string(d) << ": " << r.report();
-    }
 }
 
 TEST(FusedSchedule, LongPassesInBlocksSortEveryKindOnTheGpuInChunksAndWithout) {
@@ -293,15 +236,11 @@ TEST(LaunchFormula, FusedCountsWhatTheNotesCount) {
     EXPECT_EQ(fused_launches(std::size_t{1} << 20, 8192, 5, 19), 2 * 14u + 1u + 2 * 2u);
     EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, false), 2 * 23u + 3u);
     // Long passes in blocks of up to 9 strides: stages 20-23 take 1 long pass, not 2: 19 a chunk.
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, true, 9), 2 * 19u + 1u + 2 * 2u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 16384, 5, 23, true, true), 2 * 19u + 1u + 2 * 2u);
     // What ships since (NOTES.md "Fewer passes"): tiles of 8192, chunks of 2^23, both. A chunk: stages
     // 14-21 take 1 long pass (5 strides in registers or 6-8 in a block), 22-23 take 2: 23 passes.
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5, 23, true, 8), 2 * 23u + 1u + 2 * 2u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 26, 8192, 5, 23, true, 8), 8 * 23u + 3 * (1u + 8 * 2u));
-    // Block passes that read runs down to 8 take up to 10 strides: stages 22-23 take 1 long pass
-    // too, 21 a chunk; the stages past the chunk keep theirs (a DRAM pass, then 2 a chunk).
-    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5, 23, true, 10), 2 * 21u + 1u + 2 * 2u);
-    EXPECT_EQ(fused_launches(std::size_t{1} << 26, 8192, 5, 23, true, 10), 8 * 21u + 3 * (1u + 8 * 2u));
+    EXPECT_EQ(fused_launches(std::size_t{1} << 24, 8192, 5, 23, true, true), 2 * 23u + 1u + 2 * 2u);
+    EXPECT_EQ(fused_launches(std::size_t{1} << 26, 8192, 5, 23, true, true), 8 * 23u + 3 * (1u + 8 * 2u));
 }
 
 TEST(LaunchCounts, SharedAndFusedLaunchWhatTheNotesPredict) {

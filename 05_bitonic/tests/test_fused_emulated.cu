@@ -25,24 +25,18 @@ namespace {
 using bitonic_tests::HostBlock;  // the block-level code on the host, thread after thread (host_block.h)
 
 // bitonic_sort_fused, emulated: the plan's passes, each over the tiles or threads of its range.
-template <class Shape, int kMaxLogGlobalItems, bool kValues, bool kOneBarrier = false, class K>
-void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const Schedule& schedule) {
-    using Block = HostBlock<Shape, kValues, false, u32, kOneBarrier>;
+template <class Shape, int kMaxLogGlobalItems, bool kValues, class K>
+void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, int log_chunk, bool block_passes) {
     const u32 flip = order == SortOrder::Descending ? ~0u : 0u;
     const u32 n32 = static_cast<u32>(n);
-    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, schedule.log_chunk, schedule.tails_in_chunks,
-                                 max_log_block_items(schedule, Shape::kLogTile))) {
+    const int max_log_block_items = block_passes ? Shape::kLogTile - 5 : 0;
+    for (const Pass& pass : plan(n, Shape::kLogTile, kMaxLogGlobalItems, log_chunk, true, max_log_block_items)) {
         if (pass.kind == Pass::Kind::BlockStrides) {
             const Range blocks = blocks_of(pass, Shape::kLogTile);
-            const bool runs_of_32 = block_span(Shape::kLogTile, pass.low_bit, pass.log_items).log_run == 5;
-            for (u32 b = blocks.first; b < blocks.last; ++b) {  // the instantiation sort_with launches
-                Block block;
+            for (u32 b = blocks.first; b < blocks.last; ++b) {
+                HostBlock<Shape, kValues> block;
                 block.tile = b;
-                if (runs_of_32)
-                    block_strides<Shape, kValues, 5>(block, keys, values, n32, pass.k, pass.low_bit, pass.log_items);
-                else
-                    block_strides<Shape, kValues, kMinLogBlockRun>(block, keys, values, n32, pass.k, pass.low_bit,
-                                                                   pass.log_items);
+                block_strides<Shape, kValues>(block, keys, values, n32, pass.k, pass.low_bit, pass.log_items);
             }
             continue;
         }
@@ -58,7 +52,7 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const S
         }
         const Range tiles = tiles_of(pass, Shape::kTile);
         for (u32 tile = tiles.first; tile < tiles.last; ++tile) {
-            Block block;
+            HostBlock<Shape, kValues> block;
             block.tile = tile;
             if (pass.kind == Pass::Kind::SortTiles)
                 sort_tile<Shape, kValues>(block, keys, values, keys, values, n32, flip, pass.last);
@@ -68,20 +62,16 @@ void emulate_fused(K* keys, u32* values, std::size_t n, SortOrder order, const S
     }
 }
 
-// emulate_fused as a host sort of any key type (values null for keys alone); LogChunk 31: no chunks;
-// block passes that read runs of 2^kMinLogBlockRun elements at the shortest; kOneBarrier: one
-// barrier a change of window.
-template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31, bool kBlockStrides = false, int kMinLogBlockRun = 5,
-          bool kOneBarrier = false>
+// emulate_fused as a host sort of any key type (values null for keys alone); LogChunk 31: no chunks.
+template <class Shape, int kMaxLogGlobalItems, int kLogChunk = 31, bool kBlockStrides = false>
 struct EmulatedFused {
     template <class K>
     void operator()(K* keys, u32* values, std::size_t n, SortOrder order) const {
-        const Schedule schedule{kLogChunk, false, true, kBlockStrides, kMinLogBlockRun};
         if (values != nullptr)
-            emulate_fused<Shape, kMaxLogGlobalItems, true, kOneBarrier>(keys, values, n, order, schedule);
+            emulate_fused<Shape, kMaxLogGlobalItems, true>(keys, values, n, order, kLogChunk, kBlockStrides);
         else
-            emulate_fused<Shape, kMaxLogGlobalItems, false, kOneBarrier>(keys, static_cast<u32*>(nullptr), n, order,
-                                                                         schedule);
+            emulate_fused<Shape, kMaxLogGlobalItems, false>(keys, static_cast<u32*>(nullptr), n, order, kLogChunk,
+                                                            kBlockStrides);
     }
 };
 
@@ -144,39 +134,6 @@ TEST(FusedEmulated, SortsWithLongPassesInBlocksInAndAcrossWindows) {
                                                              EmulatedFused<Shape, 3, 13, true>{});
 }
 
-TEST(FusedEmulated, SortsWithBlockPassesOfShorterRunsThatTakeMoreStrides) {
-    // Tiles of 2048 (64 threads x 32; windows 6, 5 and 0): 2^18 + 3 is padded to 2^19, whose
-    // stages 2^18 and 2^19 have 7 and 8 strides past the tile. Runs of 8 at the shortest: one
-    // block pass each, reading runs of 16 and of 8 (its last steps in window 0); over the whole
-    // array and, with chunks of 2^18, stage 2^18 inside each chunk. Runs of 16 at the shortest:
-    // stage 2^18 in one block pass, 2^19 in two passes.
-    using Shape = TileShape<6, 5>;
-    const std::size_t n = (std::size_t{1} << 18) + 3;
-    bitonic_tests::expect_host_sort_sorts_every_kind({n}, EmulatedFused<Shape, 3, 31, true, 3>{});
-    const CaseKind pairs{KeyType::F32, SortOrder::Descending, true, true};
-    bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
-                                                         EmulatedFused<Shape, 5, 18, true, 3>{});
-    bitonic_tests::expect_host_sort_sorts<float>(n, pairs, pmpp::testing::test_seed(n + 1),
-                                                 EmulatedFused<Shape, 3, 18, true, 3>{});
-    bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n + 2),
-                                                         EmulatedFused<Shape, 5, 31, true, 4>{});
-}
-
-TEST(FusedEmulated, SortsWithOneBarrierAChangeOfWindow) {
-    // Shared memory poisoned after every change's reads (window_change_over), not after a second
-    // barrier: no thread reads a slot it did not get in this change. Tiles of 2048 (windows 6, 5
-    // and 0): every pass kind, block passes of runs of 32, 16 and 8, chunks.
-    using Shape = TileShape<6, 5>;
-    const std::vector<std::size_t> sizes = {2047, 2049, 3 * 8192 + 17};
-    bitonic_tests::expect_host_sort_sorts_every_kind(sizes, EmulatedFused<Shape, 3, 31, true, 5, true>{});
-    const std::size_t n = (std::size_t{1} << 18) + 3;
-    bitonic_tests::expect_host_sort_sorts<std::uint32_t>(n, CaseKind{}, pmpp::testing::test_seed(n),
-                                                         EmulatedFused<Shape, 5, 14, true, 3, true>{});
-    bitonic_tests::expect_host_sort_sorts<float>(n, CaseKind{KeyType::F32, SortOrder::Descending, true, true},
-                                                 pmpp::testing::test_seed(n + 1),
-                                                 EmulatedFused<Shape, 3, 31, true, 3, true>{});
-}
-
 TEST(FusedEmulated, SortsWithTheShippedShapeAcrossTheTileAndMultiPassStages) {
     // 2^18 + 3: stage 2^19 has 6 strides past the 8192-element tile: 2 passes of at most 5 for
     // keys alone, 2 of at most 3 with values (the pass widths bitonic_4_fused.cu ships).
@@ -204,7 +161,7 @@ TEST(FusedEmulated, SortsWithTheShippedScheduleBlockPassesAndStageEndsInChunks) 
 // ---- the plan ---------------------------------------------------------------------------------------
 
 TEST(FusedPlan, PerformsEveryStepOfTheNetworkOnceAndInOrder) {
-    for (int max_log_block_items : {0, 8, 10})
+    for (int max_log_block_items : {0, 8})
         for (int max_log_items : {1, 3, 4, 5})
             for (int log_n = 14; log_n <= 27; ++log_n) {
                 const std::size_t n = (std::size_t{1} << (log_n - 1)) + 1;  // padded to 2^log_n
@@ -304,26 +261,6 @@ TEST(FusedPlan, SplitsLongStridesIntoTheFewestPassesMostOfThemInRegisters) {
                 EXPECT_EQ(total, m);
                 EXPECT_EQ(static_cast<int>(groups.size()), (m + std::max(g, b) - 1) / std::max(g, b));
             }
-}
-
-TEST(FusedPlan, ABlockPassReadsRunsOf32UnlessItsStridesNeedShorterOnes) {
-    // Tiles of 8192: up to 8 strides in runs of 32, 9 in runs of 16, 10 in runs of 8; the block's
-    // tile bits cover [0, log_run) and [base_bit, top_bit), its strides the top of the latter.
-    for (int log_items = 1; log_items <= 10; ++log_items) {
-        const BlockSpan span = block_span(13, 20, log_items);
-        EXPECT_EQ(span.log_run, log_items <= 8 ? 5 : 13 - log_items) << log_items;
-        EXPECT_EQ(span.top_bit - span.base_bit + span.log_run, 13) << "a tile's worth of elements";
-        EXPECT_EQ(span.top_bit, 20 + log_items) << "the longest stride is the block's top bit";
-        EXPECT_GE(span.base_bit, span.log_run) << "the runs lie below the strides";
-    }
-    Schedule schedule{23, true, true, true};
-    EXPECT_EQ(max_log_block_items(schedule, 13), 8);
-    schedule.min_log_block_run = 3;
-    EXPECT_EQ(max_log_block_items(schedule, 13), 10);
-    schedule.block_passes = false;
-    EXPECT_EQ(max_log_block_items(schedule, 13), 0);
-    schedule.min_log_block_run = 2;  // runs of 4 elements: half a sector; refused
-    EXPECT_THROW(max_log_block_items(schedule, 13), std::invalid_argument);
 }
 
 TEST(FusedPlan, TheChunkIsTheLargestPowerOfTwoInTheL2Share) {

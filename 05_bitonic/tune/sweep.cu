@@ -3,8 +3,7 @@
 //     (at most 2^G elements, G strides, per thread), at 2^20, 2^24, 2^26;
 //  2. where the time goes at 2^24 for the shipped configuration: each kind of pass alone, as
 //     GB/s of its own traffic (every pass reads and writes the array once) against a copy;
-//  3. pairs (u32 values) for the shipped shape with G = 3, 4, 5;
-//  4. schedules (chunks in L2, stage ends in chunks, block passes) and block passes of shorter runs.
+//  3. pairs (u32 values) for the shipped shape with G = 3, 4, 5.
 // Built (from the repository root, after `make -C 05_bitonic`) and run by tune/gpu_run.sh.
 #include "../bitonic_4_fused.cuh"
 
@@ -62,26 +61,20 @@ struct Data {
     }
 };
 
-template <class Shape, int kG, bool kValues, bool kOneBarrier = false>
+template <class Shape, int kG, bool kValues>
 void time_sort(Data& d, L2Flusher& flusher, double cub_ms, Schedule schedule = {}) {
     u32* values = kValues ? d.work_values.data() : nullptr;
     const Stats s = time_device(
         timing(), &flusher,
-        [&] { sort_with<Shape, kG, kValues, kOneBarrier>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
+        [&] { sort_with<Shape, kG, kValues>(d.keys.data(), values, d.n, SortOrder::Ascending, schedule); },
         [&] { d.restore(kValues); });
     const std::size_t passes = plan(d.n, Shape::kLogTile, kG, schedule.log_chunk, schedule.tails_in_chunks,
-                                    max_log_block_items(schedule, Shape::kLogTile))
+                                    schedule.block_passes ? Shape::kLogTile - 5 : 0)
                                    .size();
     char chunk[32] = "no chunks";
     if (schedule.log_chunk < 31)
         std::snprintf(chunk, sizeof chunk, "chunk 2^%d%s", schedule.log_chunk, schedule.tails_in_chunks ? "+t" : "");
-    if (schedule.block_passes) {  // "+b": runs of 32; "+b16", "+b8": runs down to 16 or 8
-        char runs[8] = "";
-        if (schedule.min_log_block_run < 5) std::snprintf(runs, sizeof runs, "%d", 1 << schedule.min_log_block_run);
-        std::strncat(chunk, "+b", sizeof chunk - std::strlen(chunk) - 1);
-        std::strncat(chunk, runs, sizeof chunk - std::strlen(chunk) - 1);
-    }
-    if (kOneBarrier) std::strncat(chunk, "+1", sizeof chunk - std::strlen(chunk) - 1);  // one barrier a change
+    if (schedule.block_passes) std::strncat(chunk, "+b", sizeof chunk - std::strlen(chunk) - 1);
     std::printf(
         "  %-6s threads %4d x 32 (tile %6u)  G=%d %-13s %-9s: %8.3f ms (spread %.2f)  %6.2f Gkeys/s  %3zu "
         "launches  %.2f x cub  %s\n",
@@ -176,45 +169,13 @@ void sweep_schedules(L2Flusher& flusher) {
     }
 }
 
-// Block passes that read shorter runs (NOTES.md, "Block passes of shorter runs"): the shipped
-// schedule (tiles of 8192, chunks of 2^23 keys or 2^22 pairs, +t+b: runs of 32, at most 8 strides
-// a block pass) against runs down to 16 (9 strides) and to 8 (10), and the same for tiles of 16384.
-void sweep_block_runs(L2Flusher& flusher) {
-    std::printf(
-        "\nblock passes of shorter runs (u32 keys; L2 %.0f MiB); +b16, +b8: runs down to 16 or 8; +1: one "
-        "barrier a change of window\n",
-        pmpp::device_limits().l2_bytes / 1048576.0);
-    for (int log_n : {24, 26}) {
-        Data d(std::size_t{1} << log_n);
-        std::printf("\nn = 2^%d\n", log_n);
-        const double cub_ms = time_cub(d, flusher);
-        for (int min_log_run : {5, 4, 3})
-            time_sort<TileShape<8, 5>, 5, false>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
-        for (int min_log_run : {5, 3})  // "+1": one barrier a change of window (NOTES.md)
-            time_sort<TileShape<8, 5>, 5, false, true>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
-        if (pmpp::shared_memory_fits(tile_shared_bytes<TileShape<9, 5>, false>(), 2))
-            for (int min_log_run : {5, 3})
-                time_sort<TileShape<9, 5>, 5, false>(d, flusher, cub_ms, {23, true, true, true, min_log_run});
-        if (log_n == 24) {
-            std::printf(" pairs\n");
-            for (int min_log_run : {5, 3})
-                time_sort<TileShape<8, 5>, 3, true>(d, flusher, cub_ms, {22, true, true, true, min_log_run});
-            time_sort<TileShape<8, 5>, 3, true, true>(d, flusher, cub_ms, {22, true, true, true, 3});
-        }
-    }
-}
-
 }  // namespace
 
-// `sweep schedules`: only the schedules; `sweep runs`: only the block runs; no argument: everything.
+// `sweep schedules`: only the schedules; no argument: everything.
 int main(int argc, char** argv) {
     L2Flusher flusher;
     if (argc > 1 && std::string(argv[1]) == "schedules") {
         sweep_schedules(flusher);
-        return 0;
-    }
-    if (argc > 1 && std::string(argv[1]) == "runs") {
-        sweep_block_runs(flusher);
         return 0;
     }
     const CopyBandwidth copy = measure_copy_bandwidth(std::size_t{1} << 30, timing(), &flusher);
@@ -241,6 +202,5 @@ int main(int argc, char** argv) {
         }
     }
     sweep_schedules(flusher);
-    sweep_block_runs(flusher);
     return 0;
 }

@@ -126,15 +126,14 @@ void expect_every_key_type_and_distribution_sorted(std::size_t count) {
 
 // ---- pairs, stably: 05's stable block (ties broken by place, values gathered by it) ----------
 
-// PlaceWord: the word the block keeps its places in through a change of window (u32, or u16).
-template <class Shape, class PlaceWord>
-using HostStableBlock = bitonic_tests::HostBlock<Shape, true, true, PlaceWord>;
+template <class Shape>
+using HostStableBlock = bitonic_tests::HostBlock<Shape, true, true>;
 
-template <class Shape, class PlaceWord = std::uint32_t, class Key>
+template <class Shape, class Key>
 void network_pair_tiles_on_host(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
                                 std::size_t n) {
     for (std::size_t base = 0; base < n; base += Shape::kTile) {
-        HostStableBlock<Shape, PlaceWord> block;
+        HostStableBlock<Shape> block;
         block.tile = 7;  // sort_pair_tile_alone sets it
         network::sort_pair_tile_alone<Shape>(block, keys_in, values_in, keys_out, values_out, n, base);
     }
@@ -144,7 +143,7 @@ void network_pair_tiles_on_host(const Key* keys_in, const PairValue* values_in, 
 // the total order: the same key bits and the same values in the same places (so equal keys keep
 // their input order: every value is drawn at random, and a value taken from the wrong place shows).
 // Inputs unchanged; traps past count (the smallest key, value 0); nothing written past count.
-template <class Shape, class PlaceWord, class Key>
+template <class Shape, class Key>
 void expect_pair_tile_sorted_stably(const std::vector<Key>& keys, const std::vector<PairValue>& values,
                                     std::size_t count, const std::string& what) {
     ASSERT_LE(count, keys.size());
@@ -159,7 +158,7 @@ void expect_pair_tile_sorted_stably(const std::vector<Key>& keys, const std::vec
     constexpr u32 kPoison = 0xA5A5A5A5u;
     std::vector<Key> out(Shape::kTile + 64, key_of_bits<Key>(kPoison));
     std::vector<PairValue> out_values(Shape::kTile + 64, kPoison);
-    network_pair_tiles_on_host<Shape, PlaceWord>(in.data(), in_values.data(), out.data(), out_values.data(), count);
+    network_pair_tiles_on_host<Shape>(in.data(), in_values.data(), out.data(), out_values.data(), count);
 
     std::vector<std::size_t> order(count);
     for (std::size_t i = 0; i < count; ++i) order[i] = i;
@@ -168,11 +167,9 @@ void expect_pair_tile_sorted_stably(const std::vector<Key>& keys, const std::vec
     const std::vector<u32> got_bits = bits_of(out), in_bits = bits_of(keys);
     for (std::size_t i = 0; i < count; ++i) {
         ASSERT_EQ(got_bits[i], in_bits[order[i]])
-            << what << ", tile " << Shape::kTile << ", places in " << 8 * sizeof(PlaceWord) << " bits, count " << count
-            << ": first wrong key at " << i << " (bits)";
+            << what << ", tile " << Shape::kTile << ", count " << count << ": first wrong key at " << i << " (bits)";
         ASSERT_EQ(out_values[i], values[order[i]])
-            << what << ", tile " << Shape::kTile << ", places in " << 8 * sizeof(PlaceWord) << " bits, count " << count
-            << ": first wrong value at " << i
+            << what << ", tile " << Shape::kTile << ", count " << count << ": first wrong value at " << i
             << " (equal keys out of their input order, or a value gathered from the wrong place)";
     }
     for (std::size_t i = count; i < out.size(); ++i) {
@@ -183,7 +180,7 @@ void expect_pair_tile_sorted_stably(const std::vector<Key>& keys, const std::vec
     EXPECT_EQ(in_values, in_values_before) << what << ": the tile sort modified values_in";
 }
 
-template <class Shape, class PlaceWord, class Key>
+template <class Shape, class Key>
 void expect_pairs_of_every_distribution_sorted_stably(std::size_t count) {
     for (Distribution d : pmpp::all_distributions()) {
         const std::uint64_t seed = pmpp::testing::test_seed(count * 8 + static_cast<int>(d));
@@ -191,8 +188,8 @@ void expect_pairs_of_every_distribution_sorted_stably(std::size_t count) {
         pmpp::Rng rng(seed ^ 0x5A5A5A5Au);
         std::vector<PairValue> values(count);
         for (PairValue& v : values) v = rng.next_u32();
-        expect_pair_tile_sorted_stably<Shape, PlaceWord>(
-            in.keys, values, count, std::string(type_name<Key>()) + " pairs " + pmpp::to_string(d));
+        expect_pair_tile_sorted_stably<Shape>(in.keys, values, count,
+                                              std::string(type_name<Key>()) + " pairs " + pmpp::to_string(d));
     }
 }
 
@@ -316,27 +313,15 @@ TEST(NetworkSortEmulated, ChoosesTheNetworkOnlyForFourByteKeysWithoutValuesInThe
 
 // ---- pairs: the stable network tile sort (experimental: tune/sweep_network times it) ----------
 
-template <class PlaceWord>
-void expect_tiles_of_pairs_sorted_stably_on_every_edge() {
+TEST(NetworkPairTile, SortsOneTileOfPairsAsStdStableSortKeepingEqualKeysInInputOrder) {
     for (std::size_t count : {1, 2, 3, 31, 32, 33, 1000, 1023, 1024}) {
-        expect_pairs_of_every_distribution_sorted_stably<SmallShape, PlaceWord, std::uint32_t>(count);
-        expect_pairs_of_every_distribution_sorted_stably<SmallShape, PlaceWord, float>(count);
+        expect_pairs_of_every_distribution_sorted_stably<SmallShape, std::uint32_t>(count);
+        expect_pairs_of_every_distribution_sorted_stably<SmallShape, float>(count);
     }
     for (std::size_t count : {1, 4097, 8191, 8192}) {
-        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, PlaceWord, std::uint32_t>(count);
-        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, PlaceWord, std::int32_t>(count);
+        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, std::uint32_t>(count);
+        expect_pairs_of_every_distribution_sorted_stably<ShippedSmall, std::int32_t>(count);
     }
-}
-
-TEST(NetworkPairTile, SortsOneTileOfPairsAsStdStableSortKeepingEqualKeysInInputOrder) {
-    expect_tiles_of_pairs_sorted_stably_on_every_edge<std::uint32_t>();
-}
-
-TEST(NetworkPairTile, SortsStablyWithItsPlacesInHalfwordsOfSharedMemory) {
-    expect_tiles_of_pairs_sorted_stably_on_every_edge<std::uint16_t>();
-    // 16384 places, the largest tile that runs: the top bit of a halfword place is used.
-    for (std::size_t count : {16383, 16384})
-        expect_pairs_of_every_distribution_sorted_stably<network::LargeTile, std::uint16_t, std::uint32_t>(count);
 }
 
 TEST(NetworkPairTile, KeepsTheInputOrderOfEqualKeysWhenEveryKeyIsTheLargest) {
@@ -346,13 +331,11 @@ TEST(NetworkPairTile, KeepsTheInputOrderOfEqualKeysWhenEveryKeyIsTheLargest) {
         std::vector<std::uint32_t> keys(count, 0xFFFFFFFFu);
         std::vector<PairValue> values(count);
         for (std::size_t i = 0; i < count; ++i) values[i] = static_cast<PairValue>(count - i);
-        expect_pair_tile_sorted_stably<SmallShape, std::uint32_t>(keys, values, count, "u32 max everywhere");
-        expect_pair_tile_sorted_stably<SmallShape, std::uint16_t>(keys, values, count, "u32 max everywhere");
+        expect_pair_tile_sorted_stably<SmallShape>(keys, values, count, "u32 max everywhere");
     }
 }
 
-template <class PlaceWord>
-void expect_pair_sorts_from_network_tiles_correct_on_every_edge() {
+TEST(NetworkSortEmulated, SortsPairsStablyFromNetworkTilesOnEveryEdge) {
     using PairMerge = fast::ShippedShape<8>::type;  // variant 4's merge passes for 4-byte pairs
     for (std::size_t n : {0, 1, 2, 1023, 1024, 1025, 2048, 2049, 2817, 9000})
         for (Distribution d : pmpp::all_distributions()) {
@@ -362,17 +345,12 @@ void expect_pair_sorts_from_network_tiles_correct_on_every_edge() {
                         args, count, KeyLess{}, SmallShape::kTile,
                         [count](const std::uint32_t* in, const PairValue* in_values, std::uint32_t* out,
                                 PairValue* out_values) {
-                            network_pair_tiles_on_host<SmallShape, PlaceWord>(in, in_values, out, out_values, count);
+                            network_pair_tiles_on_host<SmallShape>(in, in_values, out, out_values, count);
                         });
                 });
-            EXPECT_TRUE(r.ok) << "stable network tiles of 1024 pairs, places in " << 8 * sizeof(PlaceWord)
-                              << " bits, n=" << n << " " << pmpp::to_string(d) << ": " << r.report();
+            EXPECT_TRUE(r.ok) << "stable network tiles of 1024 pairs, n=" << n << " " << pmpp::to_string(d) << ": "
+                              << r.report();
         }
-}
-
-TEST(NetworkSortEmulated, SortsPairsStablyFromNetworkTilesOnEveryEdge) {
-    expect_pair_sorts_from_network_tiles_correct_on_every_edge<std::uint32_t>();
-    expect_pair_sorts_from_network_tiles_correct_on_every_edge<std::uint16_t>();
 }
 
 TEST(NetworkSortEmulated, SortsPairsWithTheNetworkOnlyForFourByteKeysWithU32ValuesInTheTotalOrder) {
@@ -383,8 +361,6 @@ TEST(NetworkSortEmulated, SortsPairsWithTheNetworkOnlyForFourByteKeysWithU32Valu
     EXPECT_FALSE((network::kSortsPairsWithNetwork<Event, PairValue, EarlierEvent>));
     EXPECT_EQ(network::pair_tile_shared_bytes<network::SmallTile>(), 67584u);
     EXPECT_EQ(network::pair_tile_shared_bytes<network::LargeTile>(), 135168u);
-    EXPECT_EQ((network::pair_tile_shared_bytes<network::SmallTile, std::uint16_t>()), 50688u);
-    EXPECT_EQ((network::pair_tile_shared_bytes<network::LargeTile, std::uint16_t>()), 101376u);
 }
 
 TEST(NetworkPairTile, TheStabilityCheckSeesTheUnstableNetworkReorderEqualKeys) {
@@ -409,46 +385,32 @@ TEST(NetworkPairTile, TheStabilityCheckSeesTheUnstableNetworkReorderEqualKeys) {
 
 // ---- the stable pair network on the GPU (runs of 8192, and of 16384 where a block fits an SM) ----
 
-template <class Shape, class PlaceWord>
+template <class Shape>
 void expect_pair_network_sorts_on_the_gpu(const std::vector<std::size_t>& sizes) {
     using PairMerge = fast::ShippedShape<8>::type;
     const SortCall<std::uint32_t, PairValue> sort = [](const SortArgs<std::uint32_t, PairValue>& args, std::size_t n) {
-        fast::with_fastest_executor([&](auto executor) {
-            network::sort_pairs_with<Shape, PairMerge, decltype(executor), PlaceWord>(args, n, KeyLess{});
-        });
+        fast::with_fastest_executor(
+            [&](auto executor) { network::sort_pairs_with<Shape, PairMerge, decltype(executor)>(args, n, KeyLess{}); });
     };
     for (std::size_t n : sizes)
         for (Distribution d : pmpp::all_distributions()) {
             const auto in =
                 sort_inputs<std::uint32_t, PairValue>(n, d, pmpp::testing::test_seed(n * 8 + static_cast<int>(d)));
             const pmpp::CheckResult r = check_sort(sort, in, expected_sort(in));
-            EXPECT_TRUE(r.ok) << "stable network tiles of " << Shape::kTile << ", places in " << 8 * sizeof(PlaceWord)
-                              << " bits, n=" << n << " " << pmpp::to_string(d) << ": " << r.report();
+            EXPECT_TRUE(r.ok) << "stable network tiles of " << Shape::kTile << ", n=" << n << " " << pmpp::to_string(d)
+                              << ": " << r.report();
         }
-}
-
-template <class PlaceWord>
-void expect_pair_networks_that_fit_sort_on_the_gpu() {
-    const std::size_t mib = std::size_t{1} << 20;
-    expect_pair_network_sorts_on_the_gpu<bitonic::fused::TileShape<7, 5>, PlaceWord>(
-        {1, 4095, 4096, 4097, 3 * 4096 + 17, mib + 5});
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::SmallTile, PlaceWord>(), 1))
-        expect_pair_network_sorts_on_the_gpu<network::SmallTile, PlaceWord>(
-            {8191, 8192, 8193, 16385, 3 * 8192 + 17, mib + 5});
-    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::LargeTile, PlaceWord>(), 1))
-        expect_pair_network_sorts_on_the_gpu<network::LargeTile, PlaceWord>(
-            {16383, 16384, 16385, 3 * 16384 + 17, mib + 5});
 }
 
 TEST(NetworkPairSortOnTheGpu, SortsPairsStablyOnTheEdgesOfItsTilesForEveryDistribution) {
     PMPP_REQUIRE_GPU();
+    const std::size_t mib = std::size_t{1} << 20;
     // Tiles of 4096 pairs (33,792 bytes a block) fit every GPU; 8192 (67,584 bytes) do not fit
     // sm_75's 64 KiB (a T4, or the t4 profile); 16384 need one block of 135,168 bytes an SM.
-    expect_pair_networks_that_fit_sort_on_the_gpu<std::uint32_t>();
-}
-
-TEST(NetworkPairSortOnTheGpu, SortsPairsStablyWithItsPlacesInHalfwordsOfSharedMemory) {
-    PMPP_REQUIRE_GPU();
-    // Halfword places: 4096 take 25,344 bytes a block, 8192 take 50,688 (sm_75 too), 16384 101,376.
-    expect_pair_networks_that_fit_sort_on_the_gpu<std::uint16_t>();
+    expect_pair_network_sorts_on_the_gpu<bitonic::fused::TileShape<7, 5>>(
+        {1, 4095, 4096, 4097, 3 * 4096 + 17, mib + 5});
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::SmallTile>(), 1))
+        expect_pair_network_sorts_on_the_gpu<network::SmallTile>({8191, 8192, 8193, 16385, 3 * 8192 + 17, mib + 5});
+    if (pmpp::shared_memory_fits(network::pair_tile_shared_bytes<network::LargeTile>(), 1))
+        expect_pair_network_sorts_on_the_gpu<network::LargeTile>({16383, 16384, 16385, 3 * 16384 + 17, mib + 5});
 }

@@ -43,9 +43,9 @@ done
 # The 4-way merge pass (NOTES.md, "A 4-way merge pass"): the host check of its partition and
 # block steps, then the sweep against the shipped 2-way passes and CUB (about a minute); then the
 # persistent merge pass (NOTES.md, "A persistent merge pass") against the same (about a minute);
-# then variant 5's network tiles against variant 4 and CUB (tiles of 8192, 16384 and 32768), the
-# merge of two halves in CUB's tile and others, and (the stable network, NOTES.md "A stable
-# network tile sort for pairs", places in u32 and u16) u32 pairs (about a minute).
+# then variant 5's network tiles against variant 4 and CUB, keys, the merge of two halves beside
+# CUB's DeviceMerge and (the stable network, NOTES.md "A stable network tile sort for pairs") u32
+# pairs (about 45 s).
 for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network; do
   if [ -x /tmp/07_sweep/$m ]; then TAILN=90 step $m 300 /tmp/07_sweep/$m
   else echo "$m did not build:"; tail -5 "$LOGS/${m}_build.log"; fi

@@ -8,8 +8,9 @@
 # exercise it is graded on keeps its points.
 #   bash grading/gpu/gpu_run.sh            (about 5 + 5 minutes on one H200; every GPU is used,
 #                                           one student per GPU)
-#   bash grading/gpu/gpu_run.sh bad        only the bad submissions (the clean tree's builds of
-#                                           an earlier run in build/grading-gpu are reused)
+#   bash grading/gpu/gpu_run.sh bad        only the bad submissions, without the grader's unit
+#                                           tests (the clean tree's builds of an earlier run in
+#                                           build/grading-gpu are reused)
 #   bash grading/gpu/gpu_run.sh release    only the students' copy (about 5 minutes): made for
 #                                           sm_90, built, `make run` in 01 and 02 (every
 #                                           reference, from prebuilt/, must pass and be timed),
@@ -40,7 +41,8 @@ if [ "$stage" = release ]; then
 fi
 [ "$stage" = bad ] || rm -rf "$work"
 python3 grading/gpu/make_submissions.py "$work/submissions"
-TAILN=3 step grader_tests 180 python3 grading/tests/run_tests.py
+# The grader's own tests use no GPU (CI runs them too): only the whole self-test repeats them here.
+[ "$stage" = bad ] || TAILN=3 step grader_tests 300 python3 grading/tests/run_tests.py
 while read -r name exercises timeout folder; do
     [ "$stage" = bad ] && [ "$name" = reference ] && continue
     limit=()

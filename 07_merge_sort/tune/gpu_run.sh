@@ -3,8 +3,9 @@
 # checked and benchmarked, the tuning sweep of the fast variant (tune/sweep.cu, six parts
 # compiled in the background while the tests run), the 4-way merge pass (tune/sweep_multiway.cu),
 # the persistent merge pass (tune/sweep_persistent.cu), variant 5's network tiles
-# (tune/sweep_network.cu) and the starter's `make run` (rejected).
-# About 7 minutes on an H200.
+# (tune/sweep_network.cu), the partition whose searches share their bounds
+# (tune/sweep_partition.cu) and the starter's `make run` (rejected).
+# About 8 minutes on an H200.
 source "$(dirname "$0")/../../common/gpu_steps.sh"
 gpu_summary
 
@@ -17,7 +18,7 @@ rm -rf /tmp/07_sweep && mkdir -p /tmp/07_sweep
     nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. -DSWEEP_PART=$p 07_merge_sort/tune/sweep.cu \
       common/build/libpmpp_common.a -o /tmp/07_sweep/part$p > "$LOGS/sweep_build$p.log" 2>&1 &
   done
-  for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network; do  # 4-way, persistent, network
+  for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network check_window_partition sweep_partition; do
     nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I. 07_merge_sort/tune/$m.cu \
       common/build/libpmpp_common.a -o /tmp/07_sweep/$m > "$LOGS/${m}_build.log" 2>&1 &
   done
@@ -43,10 +44,11 @@ done
 # The 4-way merge pass (NOTES.md, "A 4-way merge pass"): the host check of its partition and
 # block steps, then the sweep against the shipped 2-way passes and CUB (about a minute); then the
 # persistent merge pass (NOTES.md, "A persistent merge pass") against the same (about a minute);
-# then variant 5's network tiles against variant 4 and CUB, keys, the merge of two halves beside
-# CUB's DeviceMerge and (the stable network, NOTES.md "A stable network tile sort for pairs") u32
-# pairs (about 45 s).
-for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network; do
+# then variant 5's network tiles against variant 4 and CUB, keys and (the stable network, NOTES.md
+# "A stable network tile sort for pairs") u32 pairs (about 40 s); then the partition whose
+# searches share their bounds (NOTES.md, "Partitions that share their bounds"): its host check,
+# and the merge of two halves (beside CUB's DeviceMerge) and whole sorts with it (about 30 s).
+for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network check_window_partition sweep_partition; do
   if [ -x /tmp/07_sweep/$m ]; then TAILN=90 step $m 300 /tmp/07_sweep/$m
   else echo "$m did not build:"; tail -5 "$LOGS/${m}_build.log"; fi
 done

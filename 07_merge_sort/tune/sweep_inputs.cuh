@@ -1,6 +1,7 @@
-// tune/sweep_inputs.cuh: what 07's u32 sweeps (sweep_multiway.cu, sweep_persistent.cu) share:
-// seeded keys on the device (random, or of few distinct values), the host's answer (std::sort
-// on every core, then merges), the timing options, and the verdict of a result against it.
+// tune/sweep_inputs.cuh: what 07's u32 sweeps (sweep_multiway.cu, sweep_persistent.cu,
+// sweep_network.cu, sweep_partition.cu) share: seeded keys on the device (random, or of few
+// distinct values) and their host copy, the host's answer (std::sort on every core, then merges),
+// the timing options, and the verdict of a result against it.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -31,6 +32,16 @@ static __global__ void fill_random(std::uint32_t* keys, std::size_t n, unsigned 
         const auto key = static_cast<std::uint32_t>(mix(seed + i) >> 32);
         keys[i] = distinct ? key % distinct : key;
     }
+}
+
+// Seeded keys written on the device (random, or of `distinct` values), and their copy on the host.
+inline std::vector<std::uint32_t> draw_keys(std::uint32_t* d_keys, std::size_t n, unsigned long long seed,
+                                            std::uint32_t distinct) {
+    fill_random<<<1024, 256>>>(d_keys, n, seed, distinct);
+    PMPP_CHECK_LAUNCH();
+    std::vector<std::uint32_t> host(n);
+    PMPP_CUDA_CHECK(cudaMemcpy(host.data(), d_keys, n * 4, cudaMemcpyDeviceToHost));
+    return host;
 }
 
 inline TimingOptions timing() {

@@ -6,15 +6,13 @@
 // harness's cub row, StableSortKeysCopy), each as ms and t / CUB. Then the tile sorts alone at
 // 2^24 and 2^28: variant 4's of 17,408 keys and the network's of 8192 and 16384, as ms and GB/s
 // (one read and one write of every key). Every output is compared with the host's answer
-// (std::sort; for a tile sort, std::sort of each tile). Then the merge of two sorted halves of
-// 2^28 (the harness's merge; NOTES.md, "The merge of two halves with CUB's tile"): CUB's
-// DeviceMerge against variant 4's shipped merge. Then u32 pairs (NOTES.md, "A stable
+// (std::sort; for a tile sort, std::sort of each tile). Then u32 pairs (NOTES.md, "A stable
 // network tile sort for pairs"): CUB's SortPairsCopy, variant 4's shipped pair sort (tiles of
 // 5632) and the stable network's tiles of 8192 and 16384 with variant 4's pair merges, at 2^20 +
 // 13, 2^24 (random and 16 distinct keys) and 2^28, and the pair tile sorts alone at 2^24; the
 // values are the input places, so the host checks stability without sorting pairs (pair_verdict).
 // Events, two warm-ups, the L2 flushed before each of ten runs, medians (sweep_inputs.cuh). About
-// 45 s on an H100.
+// 40 s on an H100.
 #include "../merge_sort_5_network.cuh"
 #include "sweep_inputs.cuh"
 
@@ -67,11 +65,7 @@ struct Buffers {
 
 // The input drawn on the device, and its copy on the host.
 std::vector<std::uint32_t> draw(Buffers& b, std::size_t n, std::uint32_t distinct) {
-    fill_random<<<1024, 256>>>(b.in.data(), n, 12345 + n, distinct);
-    PMPP_CHECK_LAUNCH();
-    std::vector<std::uint32_t> host(n);
-    PMPP_CUDA_CHECK(cudaMemcpy(host.data(), b.in.data(), n * 4, cudaMemcpyDeviceToHost));
-    return host;
+    return draw_keys(b.in.data(), n, 12345 + n, distinct);
 }
 
 // What a tile sort of `tile` keys writes: each tile of v sorted on its own (every core).
@@ -114,46 +108,6 @@ void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& fl
         }));
     row("variant 5 (network), network tiles of 16384", time_device(timing(), &flusher, [&] {
             network::sort_with<LargeTile, network::MergeConfig, Exec>(args, n, KeyLess{});
-        }));
-}
-
-// ---- the merge of two sorted halves (the harness's merge at 2^28) --------------------------------
-// CUB's DeviceMerge on sm_90 merges tiles of 512 x 15 = 7680 keys a block (its policy600);
-// variant 4 ships 256 x 17 = 4352 at 48 registers, 5 blocks an SM. CUB's tile in variant 4's
-// kernel was slower (NOTES.md), so the gap is in the kernel, not in the tile's shape. Inputs: the
-// two halves of b.in, each sorted by variant 4 into b.out; the merge writes b.in (drawn again by
-// the next sweep).
-template <class Exec>
-void sweep_merge_halves(Buffers& b, std::size_t n, L2Flusher& flusher, double copy_gbs) {
-    const std::vector<std::uint32_t> want = host_sorted(draw(b, n, 0));
-    for (std::size_t half : {std::size_t{0}, n / 2}) {
-        SortArgs<std::uint32_t, NoValues> args = b.args();
-        args.keys_in = b.in.data() + half;
-        args.keys_out = b.out.data() + half;
-        args.keys_scratch = b.scratch.data() + half;
-        fast::sort_with<Cfg, Exec>(args, half == 0 ? n / 2 : n - n / 2, KeyLess{});
-    }
-    std::printf("merge of two sorted halves, n=%zu (GB/s: one read and one write of every key)\n", n);
-    const auto row = [&](const char* name, const Stats& s) {
-        const double gbs = pmpp::gigabytes_per_second(8.0 * static_cast<double>(n), s.median);
-        std::printf("  %-46s %9.4f ms (p10-p90 %4.1f%%) %7.0f GB/s (%.3f of copy)  %s\n", name, s.median,
-                    100 * s.spread(), gbs, gbs / copy_gbs, verdict(want, b.in.data(), n));
-    };
-#if CUB_VERSION >= 200700  // cub::DeviceMerge: CCCL 2.7 (CUDA 12.8) and newer
-    std::size_t bytes = 0;
-    const auto na = static_cast<std::int64_t>(n / 2), nb = static_cast<std::int64_t>(n - n / 2);
-    PMPP_CUDA_CHECK(
-        cub::DeviceMerge::MergeKeys(nullptr, bytes, b.out.data(), na, b.out.data() + na, nb, b.in.data(), KeyLess{}));
-    DeviceBuffer<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-    row("cub::DeviceMerge::MergeKeys (512 x 15)", time_device(timing(), &flusher, [&] {
-            std::size_t size = bytes;
-            PMPP_CUDA_CHECK(cub::DeviceMerge::MergeKeys(temp.data(), size, b.out.data(), na, b.out.data() + na, nb,
-                                                        b.in.data(), KeyLess{}));
-        }));
-#endif
-    row("variant 4 as shipped: 256 x 17, 5 blocks an SM", time_device(timing(), &flusher, [&] {
-            fast::merge_with<Cfg, Exec>(b.out.data(), n / 2, b.out.data() + n / 2, n - n / 2, b.in.data(),
-                                        b.splits.data(), KeyLess{});
         }));
 }
 
@@ -322,7 +276,6 @@ int main() {
         sweep_size<Exec>(b, big, 0, flusher);
         sweep_tile_sorts<Exec>(b, std::size_t{1} << 24, flusher, copy.gbs);
         sweep_tile_sorts<Exec>(b, big, flusher, copy.gbs);
-        sweep_merge_halves<Exec>(b, big, flusher, copy.gbs);
         PairBuffers p(b, big);
         sweep_pairs<Exec>(b, p, (std::size_t{1} << 20) + 13, 0, flusher);
         sweep_pairs<Exec>(b, p, std::size_t{1} << 24, 0, flusher);

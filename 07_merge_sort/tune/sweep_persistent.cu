@@ -205,11 +205,7 @@ void breakdown(Buffers& b, std::size_t n, L2Flusher& flusher) {
 }
 
 void sweep_size(Buffers& b, std::size_t n, std::uint32_t distinct, L2Flusher& flusher, double copy_gbs, bool detail) {
-    fill_random<<<1024, 256>>>(b.in.data(), n, 12345 + n, distinct);
-    PMPP_CHECK_LAUNCH();
-    std::vector<std::uint32_t> host(n);
-    PMPP_CUDA_CHECK(cudaMemcpy(host.data(), b.in.data(), n * 4, cudaMemcpyDeviceToHost));
-    const std::vector<std::uint32_t> want = host_sorted(std::move(host));
+    const std::vector<std::uint32_t> want = host_sorted(draw_keys(b.in.data(), n, 12345 + n, distinct));
     std::printf("n=%zu (%s), runs of %zu: %zu, %d passes\n", n, distinct ? "16 distinct keys" : "random keys", kTile,
                 (n + kTile - 1) / kTile, merge_passes(n, kTile));
 

@@ -104,13 +104,10 @@ PMPP_HD K decode(u32 bits, u32 flip) {
 // One comparator on registers: the smaller bit pattern first. Every comparator of the network
 // runs this way; a block that sorts backward holds its keys complemented (below), so a keys-only
 // comparator is a min and a max, with no direction to select between them.
-// A stable block (Block::kStable, 07's sort of pairs) breaks ties by the value register, which
-// holds each element's place in the tile: (key, place) pairs are all different, so the network's
-// one order of them is the stable one.
-template <bool kValues, bool kTiesByValue = false>
+template <bool kValues>
 PMPP_HD void order_pair(u32& a, u32& b, u32& value_a, u32& value_b) {
     if constexpr (kValues) {
-        const bool swap = kTiesByValue ? (b < a || (b == a && value_b < value_a)) : b < a;  // else a tie never swaps
+        const bool swap = b < a;  // a tie never swaps
         const u32 x = a, y = b, vx = value_a, vy = value_b;
         a = swap ? y : x;
         b = swap ? x : y;
@@ -206,41 +203,9 @@ PMPP_HD void load_tile(Block& block, const K* keys, const u32* values, u32 n, u3
             const u32 offset = static_cast<u32>(r) * kStride;
             const K key = offset < left ? keys[first + std::size_t{offset}] : K{};
             regs.key[r] = offset < left ? (encode_keys ? encode(key, flip) : bits_of(key)) : kPadding;
-            if constexpr (Block::kStable)
-                regs.value[r] = t + offset;  // its place in the tile, padding included (values: gather_by_place)
-            else if constexpr (kValues)
-                regs.value[r] = offset < left ? values[first + std::size_t{offset}] : 0u;
+            if constexpr (kValues) regs.value[r] = offset < left ? values[first + std::size_t{offset}] : 0u;
         }
     });
-}
-
-// A stable block's values, after its sort: each value register holds the place in the tile its
-// element came from. The tile's values go to shared memory as they lie (coalesced loads; shared
-// memory is free after the last change of window) and each thread reads its elements' values
-// from there by place. Places past the tile's count belong to the padding, never stored.
-#pragma nv_exec_check_disable
-template <class Shape, class Block>
-PMPP_HD void gather_by_place(Block& block, const u32* values, u32 n) {
-    block.for_each_thread([&](u32 t, auto&) {
-        const u32 first = block.tile * Shape::kTile + t;
-        const u32 left = n > first ? n - first : 0u;
-        BITONIC_UNROLL
-        for (int r = 0; r < Shape::kItems; ++r) {
-            const u32 offset = static_cast<u32>(r) * Shape::kThreads;
-            if (offset < left) block.shared_keys[smem_slot(t + offset)] = values[first + std::size_t{offset}];
-        }
-    });
-    block.sync();
-    block.for_each_thread([&](u32 t, auto& regs) {
-        const u32 first = block.tile * Shape::kTile + t;
-        const u32 left = n > first ? n - first : 0u;
-        BITONIC_UNROLL
-        for (int r = 0; r < Shape::kItems; ++r) {
-            const u32 offset = static_cast<u32>(r) * Shape::kThreads;
-            if (offset < left) regs.value[r] = block.shared_keys[smem_slot(regs.value[r])];
-        }
-    });
-    block.sync();  // before anyone overwrites shared memory again
 }
 
 // Last pass: encoded bits -> keys. Earlier passes store the bits as they are.
@@ -302,25 +267,19 @@ PMPP_HD void exchange_in_registers(Block& block) {
         BITONIC_UNROLL
         for (int r = 0; r < Shape::kItems; ++r) {
             if (r & kPartner) continue;
-            order_pair<kValues, Block::kStable>(regs.key[r], regs.key[r | kPartner], regs.value[kValues ? r : 0],
-                                                regs.value[kValues ? (r | kPartner) : 0]);
+            order_pair<kValues>(regs.key[r], regs.key[r | kPartner], regs.value[kValues ? r : 0],
+                                regs.value[kValues ? (r | kPartner) : 0]);
         }
     });
 }
 
 // Every key the block holds in window kWindow XORed with bits(tile index): a change of direction.
-// A stable block complements the places too: (~key, ~place) pairs sort in the reverse order of
-// (key, place) pairs, as ~key does of key.
 #pragma nv_exec_check_disable
 template <class Shape, int kWindow, class Block, class Bits>
 PMPP_HD void complement_where(Block& block, Bits bits) {
     block.for_each_thread([&](u32 t, auto& regs) {
         BITONIC_UNROLL
-        for (int r = 0; r < Shape::kItems; ++r) {
-            const u32 b = bits(Shape::index(t, r, kWindow));
-            regs.key[r] ^= b;
-            if constexpr (Block::kStable) regs.value[r] ^= b;
-        }
+        for (int r = 0; r < Shape::kItems; ++r) regs.key[r] ^= bits(Shape::index(t, r, kWindow));
     });
 }
 
@@ -356,7 +315,6 @@ PMPP_HD void sort_tile(Block& block, const K* keys_in, const u32* values_in, K* 
     });
     complement_where<Shape, Shape::window_of(0)>(block, [&](u32 i) { return stage_bits(Shape::kLogTile, i); });
     change_window<Shape, kValues, Shape::window_of(0), Shape::kLinearWindow>(block);
-    if constexpr (Block::kStable) gather_by_place<Shape>(block, values_in, n);
     store_tile<Shape, kValues>(block, keys_out, values_out, n, flip, last_pass);
 }
 
@@ -364,7 +322,6 @@ PMPP_HD void sort_tile(Block& block, const K* keys_in, const u32* values_in, K* 
 #pragma nv_exec_check_disable
 template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void merge_tile(Block& block, K* keys, u32* values, u32 n, u32 k, u32 flip, bool last_pass) {
-    static_assert(!Block::kStable, "a stable block sorts whole tiles only (sort_tile)");
     const u32 direction = direction_bits((((block.tile * Shape::kTile) ^ (n - 1)) & k) == 0);
     load_tile<Shape, kValues>(block, keys, values, n, flip, false);
     complement_where<Shape, Shape::kLinearWindow>(block, [&](u32) { return direction; });
@@ -405,7 +362,6 @@ template <class Shape, bool kValues, class K, class Block>
 PMPP_HD void block_strides(Block& block, K* keys, u32* values, u32 n, u32 k, int low_bit, int log_items) {
     static_assert(Shape::kLinearWindow <= 2 * Shape::kLogItems,
                   "below the linear window every step's window is window_of(5) = 5, where the steps end");
-    static_assert(!Block::kStable, "a stable block sorts whole tiles only (sort_tile)");
     const BlockSpan span = block_span(Shape::kLogTile, low_bit, log_items);
     const int low_blocks = span.base_bit - 5;
     const u32 first = ((block.tile >> low_blocks) << span.top_bit) | ((block.tile & ((1u << low_blocks) - 1u)) << 5);
@@ -639,12 +595,8 @@ inline int log_chunk_for(std::size_t l2_bytes, std::size_t element_bytes, double
 
 // ---- GPU kernels and launches -------------------------------------------------------------------
 
-// kStable (with values only): ties broken by the element's place in the tile, values gathered by
-// it at the end (sort_tile only; 07's stable sort of pairs).
-template <class Shape, bool kValues, bool kStable_ = false>
+template <class Shape, bool kValues>
 struct GpuBlock {
-    static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
-    static constexpr bool kStable = kStable_;
     Registers<Shape, kValues> regs;
     u32* shared_keys;
     u32* shared_values;

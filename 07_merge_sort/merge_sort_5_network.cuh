@@ -52,22 +52,6 @@ static_assert(MergeConfig::kMergeThreads == SmallMergeConfig::kMergeThreads &&
                   MergeConfig::kMergeMinBlocks == SmallMergeConfig::kMergeMinBlocks,
               "variant 4's fallback merges with the shipped merge shape");
 
-// The pairs the network can sort stably (experimental: tune/sweep_network measures it, variant 5
-// does not ship it): 4-byte keys as above with u32 values. A stable block (05's kStable) carries
-// each key's place in the tile in its value register and breaks ties by it, so the (key, place)
-// pairs it sorts are all different and their sorted order is the stable one; the values follow
-// by place at the end (05's gather_by_place). Twice the shared memory of keys alone: tiles of
-// 8192 take 67,584 bytes a block, tiles of 16384 take 135,168 (one block an SM): sm_80 and newer
-// (sm_75 has 64 KiB a block; it would need tiles of 4096, fewer than variant 4's 5632).
-template <class Key, class Value, class Less>
-inline constexpr bool kSortsPairsWithNetwork = std::is_same_v<Value, PairValue> &&
-                                               (kSortsWithNetwork<Key, NoValues, Less>);
-
-template <class Shape>
-constexpr std::size_t pair_tile_shared_bytes() {
-    return bitonic::fused::tile_shared_bytes<Shape, true>();
-}
-
 // Sorts, on its own and ascending, the tile of keys_in[base, base + kTile) (fewer at the end of
 // the array) into keys_out[base, ...). Block: 05's executor (GpuBlock on the GPU, a host loop over
 // the threads in the tests); its `tile` is set to 0, the tile's place in its own array.
@@ -79,19 +63,6 @@ PMPP_HD void sort_tile_alone(Block& block, const Key* keys_in, Key* keys_out, st
     block.tile = 0;
     bitonic::fused::sort_tile<Shape, false>(block, keys_in + base, static_cast<const std::uint32_t*>(nullptr),
                                             keys_out + base, static_cast<std::uint32_t*>(nullptr), count, 0u, true);
-}
-
-// The same for a tile of pairs, stably: Block is a stable block (kStable) with values.
-#pragma nv_exec_check_disable
-template <class Shape, class Key, class Block>
-PMPP_HD void sort_pair_tile_alone(Block& block, const Key* keys_in, const PairValue* values_in, Key* keys_out,
-                                  PairValue* values_out, std::size_t n, std::size_t base) {
-    static_assert(Block::kStable, "ties broken by place: the stable block");
-    const std::size_t left = n - base;
-    const auto count = static_cast<std::uint32_t>(left < Shape::kTile ? left : Shape::kTile);
-    block.tile = 0;
-    bitonic::fused::sort_tile<Shape, true>(block, keys_in + base, values_in + base, keys_out + base, values_out + base,
-                                           count, 0u, true);
 }
 
 // Kernels and drivers have internal linkage, as merge_sort_4_fast.cuh's: each file that includes
@@ -125,47 +96,6 @@ void sort_tiles(const Key* keys_in, Key* keys_out, std::size_t n) {
     network_sort_tiles_kernel<Shape, Key>
         <<<static_cast<unsigned>(tiles), Shape::kThreads, bytes>>>(keys_in, keys_out, n);
     PMPP_CHECK_LAUNCH();
-}
-
-// One tile of pairs a block, stably (sort_pair_tile_alone). 64 registers hold a thread's keys and
-// places alone, so the cap is 128 a thread: two blocks of 256 (tiles of 8192) or one of 512 (16384)
-// an SM.
-template <class Shape, class Key>
-__global__ void __launch_bounds__(Shape::kThreads, Shape::kThreads <= 256 ? 2 : 1)
-    network_sort_pair_tiles_kernel(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
-                                   std::size_t n) {
-    extern __shared__ std::uint32_t network_shared[];
-    bitonic::fused::GpuBlock<Shape, true, true> block{{}, network_shared, network_shared + Shape::kSharedWords, 0};
-    sort_pair_tile_alone<Shape>(block, keys_in, values_in, keys_out, values_out, n,
-                                blockIdx.x * static_cast<std::size_t>(Shape::kTile));
-    fast::let_next_kernel_launch();
-}
-
-template <class Shape, class Key>
-void sort_pair_tiles(const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out,
-                     std::size_t n) {
-    if (n == 0) return;
-    constexpr std::size_t bytes = pair_tile_shared_bytes<Shape>();
-    static const bool allowed = (pmpp::allow_dynamic_shared_memory(network_sort_pair_tiles_kernel<Shape, Key>, bytes,
-                                                                   "merge_sort_network's stable tile sort of pairs"),
-                                 true);
-    (void)allowed;
-    const std::size_t tiles = (n + Shape::kTile - 1) / Shape::kTile;
-    network_sort_pair_tiles_kernel<Shape, Key>
-        <<<static_cast<unsigned>(tiles), Shape::kThreads, bytes>>>(keys_in, values_in, keys_out, values_out, n);
-    PMPP_CHECK_LAUNCH();
-}
-
-// The stable sort of 4-byte keys with u32 values: tiles of Shape::kTile pairs sorted stably by the
-// network, then the merge passes of Cfg (variant 4's pair shape), laid out per pair of runs.
-template <class Shape, class Cfg, class Exec, class Key, class Less>
-void sort_pairs_with(const SortArgs<Key, PairValue>& args, std::size_t n, Less less) {
-    static_assert(kSortsPairsWithNetwork<Key, PairValue, Less>, "4-byte keys with u32 values");
-    fast::sort_runs_with<Cfg, Exec, fast::PairTiledRuns>(
-        args, n, less, Shape::kTile,
-        [&](const Key* keys_in, const PairValue* values_in, Key* keys_out, PairValue* values_out) {
-            sort_pair_tiles<Shape>(keys_in, values_in, keys_out, values_out, n);
-        });
 }
 
 // The sort of plain 4-byte keys: tiles of Shape::kTile sorted by the network, then the merge

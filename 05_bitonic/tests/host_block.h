@@ -11,10 +11,8 @@
 
 namespace bitonic_tests {
 
-template <class Shape, bool kValues, bool kStable_ = false>
+template <class Shape, bool kValues>
 struct HostBlock {
-    static_assert(kValues || !kStable_, "a stable block carries places in its value registers");
-    static constexpr bool kStable = kStable_;
     using u32 = bitonic::fused::u32;
     static constexpr u32 kGarbage = 0xDEADBEEFu;
     std::vector<bitonic::fused::Registers<Shape, kValues>> regs =

@@ -44,10 +44,10 @@ done
 # The 4-way merge pass (NOTES.md, "A 4-way merge pass"): the host check of its partition and
 # block steps, then the sweep against the shipped 2-way passes and CUB (about a minute); then the
 # persistent merge pass (NOTES.md, "A persistent merge pass") against the same (about a minute);
-# then variant 5's network tiles against variant 4 and CUB, keys and (the stable network, NOTES.md
-# "A stable network tile sort for pairs") u32 pairs (about 40 s); then the partition whose
-# searches share their bounds (NOTES.md, "Partitions that share their bounds"): its host check,
-# and the merge of two halves (beside CUB's DeviceMerge) and whole sorts with it (about 30 s).
+# then variant 5's network tiles against variant 4 and CUB (NOTES.md, "A network tile sort for
+# plain keys", about 20 s); then the partition whose searches share their bounds (NOTES.md,
+# "Partitions that share their bounds"): its host check, and the merge of two halves (beside CUB's
+# DeviceMerge) and whole sorts with it (about 30 s).
 for m in check_multiway_partition sweep_multiway sweep_persistent sweep_network check_window_partition sweep_partition; do
   if [ -x /tmp/07_sweep/$m ]; then TAILN=90 step $m 300 /tmp/07_sweep/$m
   else echo "$m did not build:"; tail -5 "$LOGS/${m}_build.log"; fi

@@ -59,39 +59,27 @@ __global__ void window_partition_kernel(Layout runs, std::size_t tile, std::size
     const unsigned same = __match_any_sync(active, static_cast<unsigned long long>(pair.first));
     const int low = __ffs(static_cast<int>(same)) - 1;
     const int high = 31 - __clz(static_cast<int>(same));
+    // The ends' splits: lane low's and lane high's, searched whole; where the warp is one pair
+    // (kKaryEnds), lanes 0-15 search lane 0's and lanes 16-31 lane 31's as the shipped k-ary search.
     std::size_t split = 0;
+    int low_holder = low, high_holder = high;  // the lanes that hold the ends' splits
     if (kKaryEnds && same == 0xFFFFFFFFu) {
-        // Lanes 0-15 search lane 0's split, lanes 16-31 lane 31's, as the shipped k-ary search.
         const int group = lane / kEndLanes;
         const unsigned group_mask = 0xFFFFu << (group * kEndLanes);
-        const std::size_t end_diag = __shfl_sync(0xFFFFFFFFu, diag, group == 0 ? 0 : 31);
+        const std::size_t end_diag = __shfl_sync(same, diag, group == 0 ? low : high);
         SearchRange r = co_rank_range(pair, end_diag);
         while (r.lo < r.hi) {
             const bool before = probe_is_before(pair, end_diag, kary_probe(r, lane % kEndLanes, kEndLanes), less);
             r = kary_narrow(r, kEndLanes, __popc(__ballot_sync(group_mask, before) & group_mask));
         }
         split = r.lo;
-        const std::size_t low_split = __shfl_sync(0xFFFFFFFFu, split, 0);
-        const std::size_t high_split = __shfl_sync(0xFFFFFFFFu, split, kEndLanes);
-        const std::size_t low_diag = __shfl_sync(0xFFFFFFFFu, diag, 0);
-        const std::size_t high_diag = __shfl_sync(0xFFFFFFFFu, diag, 31);
-        if (lane == 0)
-            split = low_split;
-        else if (lane == 31)
-            split = high_split;
-        else
-            split =
-                split_between(pair, diag, CoRankBounds<std::size_t>{low_diag, low_split, high_diag, high_split}, less);
-    } else {
-        if (lane == low || lane == high) split = whole_split(pair, diag, less);
-        const std::size_t low_split = __shfl_sync(same, split, low);
-        const std::size_t high_split = __shfl_sync(same, split, high);
-        const std::size_t low_diag = __shfl_sync(same, diag, low);
-        const std::size_t high_diag = __shfl_sync(same, diag, high);
-        if (lane != low && lane != high)
-            split =
-                split_between(pair, diag, CoRankBounds<std::size_t>{low_diag, low_split, high_diag, high_split}, less);
+        high_holder = kEndLanes;
+    } else if (lane == low || lane == high) {
+        split = whole_split(pair, diag, less);
     }
+    const CoRankBounds<std::size_t> ends{__shfl_sync(same, diag, low), __shfl_sync(same, split, low_holder),
+                                         __shfl_sync(same, diag, high), __shfl_sync(same, split, high_holder)};
+    split = lane == low ? ends.f0 : lane == high ? ends.f1 : split_between(pair, diag, ends, less);
     splits[t] = split;
     fast::let_next_kernel_launch();
 }
@@ -106,58 +94,48 @@ struct WindowPartitionExecutor : Base {
     }
 };
 
+// The shipped k-ary search of the split of diag by a group of `lanes`, emulated on the host.
+template <class Pair, class Less>
+std::size_t emulated_kary_split(const Pair& pair, std::size_t diag, int lanes, Less less) {
+    SearchRange r = co_rank_range(pair, diag);
+    while (r.lo < r.hi) {
+        int before = 0;
+        for (int l = 0; l < lanes; ++l) before += probe_is_before(pair, diag, kary_probe(r, l, lanes), less) ? 1 : 0;
+        r = kary_narrow(r, lanes, before);
+    }
+    return r.lo;
+}
+
 // The kernel's splits computed on the host, warp by warp, with the same steps: the lanes of a
-// warp grouped by their pair, the ends searched whole (one lane, or emulated k-ary groups of 16
-// with kary_ends where the warp is one pair), the others between the ends.
+// warp grouped by their pair; each group's first and last lane searched whole (by emulated k-ary
+// groups of 16 with kary_ends where the group is the whole warp), the others between them.
 template <class Layout, class Less>
 std::vector<std::size_t> emulated_window_splits(const Layout& runs, std::size_t tile, bool kary_ends, Less less) {
     const std::size_t tiles = fast::tile_count(runs, tile);
     std::vector<std::size_t> splits(tiles);
     for (std::size_t warp = 0; warp < tiles; warp += 32) {
-        const int lanes = static_cast<int>(tiles - warp < 32 ? tiles - warp : 32);
-        using Pair = decltype(runs.pair_containing(0));
-        std::vector<Pair> pairs;
-        std::vector<std::size_t> diags;
-        for (int lane = 0; lane < lanes; ++lane) {
-            const std::size_t k = fast::tile_start(runs, tile, warp + static_cast<std::size_t>(lane));
-            pairs.push_back(runs.pair_containing(k));
-            diags.push_back(k - pairs.back().first);
-        }
-        if (kary_ends && lanes == 32 && pairs.front().first == pairs.back().first) {
-            const auto kary_end = [&](std::size_t diag) {
-                SearchRange r = co_rank_range(pairs.front(), diag);
-                while (r.lo < r.hi) {
-                    int before = 0;
-                    for (int l = 0; l < kEndLanes; ++l)
-                        before += probe_is_before(pairs.front(), diag, kary_probe(r, l, kEndLanes), less) ? 1 : 0;
-                    r = kary_narrow(r, kEndLanes, before);
-                }
-                return r.lo;
+        const std::size_t lanes = tiles - warp < 32 ? tiles - warp : 32;
+        const auto diag_of = [&](std::size_t lane) {
+            const std::size_t k = fast::tile_start(runs, tile, warp + lane);
+            return k - runs.pair_containing(k).first;
+        };
+        const auto pair_first = [&](std::size_t lane) {
+            return runs.pair_containing(fast::tile_start(runs, tile, warp + lane)).first;
+        };
+        for (std::size_t low = 0; low < lanes;) {  // one run of lanes on the same pair at a time
+            std::size_t high = low;
+            while (high + 1 < lanes && pair_first(high + 1) == pair_first(low)) ++high;
+            const auto pair = runs.pair_containing(fast::tile_start(runs, tile, warp + low));
+            const bool kary = kary_ends && low == 0 && high == 31;
+            const auto end_split = [&](std::size_t d) {
+                return kary ? emulated_kary_split(pair, d, kEndLanes, less) : whole_split(pair, d, less);
             };
-            const CoRankBounds<std::size_t> ends{diags.front(), kary_end(diags.front()), diags.back(),
-                                                 kary_end(diags.back())};
-            for (int lane = 0; lane < 32; ++lane)
-                splits[warp + static_cast<std::size_t>(lane)] =
-                    lane == 0    ? ends.f0
-                    : lane == 31 ? ends.f1
-                                 : split_between(pairs[static_cast<std::size_t>(lane)],
-                                                 diags[static_cast<std::size_t>(lane)], ends, less);
-            continue;
-        }
-        for (int low = 0; low < lanes;) {  // one run of lanes on the same pair at a time
-            int high = low;
-            while (high + 1 < lanes &&
-                   pairs[static_cast<std::size_t>(high + 1)].first == pairs[static_cast<std::size_t>(low)].first)
-                ++high;
-            const auto& pair = pairs[static_cast<std::size_t>(low)];
-            const CoRankBounds<std::size_t> ends{
-                diags[static_cast<std::size_t>(low)], whole_split(pair, diags[static_cast<std::size_t>(low)], less),
-                diags[static_cast<std::size_t>(high)], whole_split(pair, diags[static_cast<std::size_t>(high)], less)};
-            for (int lane = low; lane <= high; ++lane)
-                splits[warp + static_cast<std::size_t>(lane)] =
-                    lane == low    ? ends.f0
-                    : lane == high ? ends.f1
-                                   : split_between(pair, diags[static_cast<std::size_t>(lane)], ends, less);
+            const CoRankBounds<std::size_t> ends{diag_of(low), end_split(diag_of(low)), diag_of(high),
+                                                 end_split(diag_of(high))};
+            for (std::size_t lane = low; lane <= high; ++lane)
+                splits[warp + lane] = lane == low    ? ends.f0
+                                      : lane == high ? ends.f1
+                                                     : split_between(pair, diag_of(lane), ends, less);
             low = high + 1;
         }
     }
